@@ -1,0 +1,24 @@
+package io.timelinearchive.storage;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Opens {@link MetaStorage}s for some URI schemes. Registered in {@code
+ * META-INF/services/io.timelinearchive.storage.MetaStorageFactory} and found by {@link
+ * MetaStorages}.
+ */
+public interface MetaStorageFactory {
+  /** The lower-case schemes this factory serves, for example {@code s3} and {@code s3a}. */
+  Set<String> schemes();
+
+  /**
+   * Opens a storage for locations below {@code root}.
+   *
+   * @param config every setting given to the archiver; a backend reads its own prefixed keys (for
+   *     example {@code s3.endpoint}), ignores others, and never logs values
+   * @throws IllegalArgumentException naming the key when a setting is invalid
+   */
+  MetaStorage open(StorageLocation root, Map<String, String> config) throws IOException;
+}

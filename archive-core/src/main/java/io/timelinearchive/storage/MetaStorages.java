@@ -1,0 +1,77 @@
+package io.timelinearchive.storage;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+
+/** Finds the {@link MetaStorageFactory} for a location's scheme through {@link ServiceLoader}. */
+public final class MetaStorages {
+  private static final Map<String, String> MODULE_BY_SCHEME =
+      Map.of(
+          "hdfs", "storage-hdfs",
+          "viewfs", "storage-hdfs",
+          "s3", "storage-s3",
+          "s3a", "storage-s3",
+          "gs", "storage-gcs",
+          "abfs", "storage-azure",
+          "abfss", "storage-azure",
+          "wasb", "storage-azure",
+          "wasbs", "storage-azure");
+
+  private MetaStorages() {}
+
+  /** Opens the storage for {@code root}'s scheme. */
+  public static MetaStorage open(StorageLocation root, Map<String, String> config)
+      throws IOException {
+    return factoryFor(root.scheme(), MetaStorages.class.getClassLoader()).open(root, config);
+  }
+
+  /**
+   * The factory serving {@code scheme} among those visible to {@code loader}.
+   *
+   * @throws IllegalArgumentException if none serves it (naming the known schemes and the module
+   *     that would add it) or if two do (naming both classes)
+   */
+  public static MetaStorageFactory factoryFor(String scheme, ClassLoader loader) {
+    Map<String, MetaStorageFactory> factories = discover(loader);
+    MetaStorageFactory factory = factories.get(scheme.toLowerCase(java.util.Locale.ROOT));
+    if (factory == null) {
+      String module = MODULE_BY_SCHEME.get(scheme);
+      throw new IllegalArgumentException(
+          "no storage for scheme '"
+              + scheme
+              + "'; known schemes: "
+              + String.join(", ", factories.keySet())
+              + (module == null
+                  ? ""
+                  : "; add the module io.timelinearchive:" + module + " to the classpath"));
+    }
+    return factory;
+  }
+
+  /**
+   * Every factory visible to {@code loader}, by scheme.
+   *
+   * @throws IllegalArgumentException if two factories claim one scheme
+   */
+  public static Map<String, MetaStorageFactory> discover(ClassLoader loader) {
+    Map<String, MetaStorageFactory> byScheme = new TreeMap<>();
+    for (MetaStorageFactory factory : ServiceLoader.load(MetaStorageFactory.class, loader)) {
+      for (String scheme : factory.schemes()) {
+        MetaStorageFactory previous = byScheme.putIfAbsent(scheme, factory);
+        if (previous != null && previous.getClass() != factory.getClass()) {
+          throw new IllegalArgumentException(
+              "two storage factories claim scheme '"
+                  + scheme
+                  + "': "
+                  + previous.getClass().getName()
+                  + " and "
+                  + factory.getClass().getName()
+                  + "; remove one of them from the classpath");
+        }
+      }
+    }
+    return byScheme;
+  }
+}
