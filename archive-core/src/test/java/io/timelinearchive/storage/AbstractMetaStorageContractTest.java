@@ -451,7 +451,7 @@ public abstract class AbstractMetaStorageContractTest {
         byte[][] contents = new byte[writers][];
         for (int w = 0; w < writers; w++) {
           // distinct per writer, so a mix of two writers' bytes is caught
-          contents[w] = randomBytes(64 * 1024 + w, round * 100L + w);
+          contents[w] = randomBytes(round % 2 == 0 ? 8 + w : 64 * 1024 + w, round * 100L + w);
         }
         CountDownLatch ready = new CountDownLatch(writers);
         CountDownLatch go = new CountDownLatch(1);
