@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import org.apache.avro.Schema;
 
 /**
@@ -64,7 +65,19 @@ public final class ArchiveSchemas {
           "HoodieArchivedMetaEntry");
 
   /** Apache Hudi 0.15's own {@code HoodieArchivedMetaEntry}: our entry without the raw content. */
-  public static final Schema HUDI_ARCHIVED_META_ENTRY = withoutRawContent(ARCHIVED_META_ENTRY);
+  public static final Schema HUDI_ARCHIVED_META_ENTRY =
+      select(ARCHIVED_META_ENTRY, f -> !f.equals(RAW_CONTENT_FIELD));
+
+  /**
+   * A reader schema for an entry's metadata alone: time, action, state and transition time.
+   * Resolving an entry to it skips the details instead of building them.
+   */
+  public static final Schema ENTRY_METADATA =
+      select(
+          ARCHIVED_META_ENTRY,
+          f ->
+              List.of("commitTime", "actionType", "actionState", "stateTransitionTime")
+                  .contains(f));
 
   private ArchiveSchemas() {}
 
@@ -85,10 +98,10 @@ public final class ArchiveSchemas {
     return last;
   }
 
-  private static Schema withoutRawContent(Schema entry) {
+  private static Schema select(Schema entry, Predicate<String> keep) {
     List<Schema.Field> fields = new ArrayList<>();
     for (Schema.Field field : entry.getFields()) {
-      if (!field.name().equals(RAW_CONTENT_FIELD)) {
+      if (keep.test(field.name())) {
         fields.add(new Schema.Field(field, field.schema()));
       }
     }
