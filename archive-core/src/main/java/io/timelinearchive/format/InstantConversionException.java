@@ -10,6 +10,7 @@ public class InstantConversionException extends IOException {
   private static final long serialVersionUID = 1L;
 
   private final transient Instant instant;
+  private final String reason;
 
   public InstantConversionException(Instant instant, String reason) {
     this(instant, reason, null);
@@ -23,6 +24,12 @@ public class InstantConversionException extends IOException {
             + requireNonNull(reason, "reason is null"),
         cause);
     this.instant = instant;
+    this.reason = reason;
+  }
+
+  /** What is wrong, without the instant. */
+  public String reason() {
+    return reason;
   }
 
   public Instant instant() {

@@ -43,7 +43,13 @@ public record Barrier(Scope scope, Kind kind, Optional<String> instantTime, Stri
     /** {@code archive.retain.min-age}. */
     MIN_AGE,
     /** {@code archive.max-instants-per-run}. */
-    RUN_CAP
+    RUN_CAP,
+    /**
+     * An instant file that cannot be read or converted, with {@code
+     * hoodie.fail.on.timeline.archiving=false}: the run archives only what is older (set by the
+     * archiver, which reads the files; selection itself never reads them).
+     */
+    UNREADABLE_FILE
   }
 
   public Barrier {
