@@ -36,10 +36,11 @@ public final class InvariantChecker {
       Pattern.compile("^(\\d+)\\.(\\w+)(\\.(requested|inflight))?$");
   private static final Pattern ARCHIVE = Pattern.compile("^\\.commits_\\.archive\\.(\\d+)(_.*)?$");
   private static final byte[] MAGIC = "#HUDI#".getBytes(US_ASCII);
+  private static final Map<String, Schema> SCHEMAS = new java.util.concurrent.ConcurrentHashMap<>();
 
   /** One archived record as read back: name-level identity and the raw bytes it carries. */
   public record Archived(String time, String action, String state, byte[] raw) {
-    String id() {
+    public String id() {
       return time + "/" + action + "/" + state;
     }
   }
@@ -51,6 +52,11 @@ public final class InvariantChecker {
    */
   public InvariantChecker(Map<String, byte[]> original) {
     this.original = new TreeMap<>(original);
+  }
+
+  /** The original bytes of an instant file. */
+  public byte[] original(String name) {
+    return original.get(name);
   }
 
   /** Reads every instant file directly below {@code meta}, by name. */
@@ -193,7 +199,10 @@ public final class InvariantChecker {
           problems.add("not a data block at " + file.name() + "@" + start);
           continue;
         }
-        Schema schema = new Schema.Parser().parse(header.get(2));
+        // One parse per distinct schema: Avro caches resolvers per schema instance on the calling
+        // thread and does not let go of them, so a fresh parse per block would pile up.
+        Schema schema =
+            SCHEMAS.computeIfAbsent(header.get(2), json -> new Schema.Parser().parse(json));
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(content));
         in.readInt(); // data block version
         int n = in.readInt();

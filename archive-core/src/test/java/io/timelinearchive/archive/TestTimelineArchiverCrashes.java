@@ -1,0 +1,164 @@
+package io.timelinearchive.archive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import io.timelinearchive.storage.FaultInjectingMetaStorage;
+import io.timelinearchive.storage.FaultInjectingMetaStorage.CrashEffect;
+import io.timelinearchive.storage.FileEntry;
+import io.timelinearchive.storage.InMemoryMetaStorageFactory;
+import io.timelinearchive.storage.MetaStorage;
+import io.timelinearchive.storage.StorageLocation;
+import io.timelinearchive.storage.WithoutAppendMetaStorage;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A crash at every mutating step of a run, with every effect a crash can have on that step; after
+ * each, the invariants hold at the crash point and after a clean re-run, which never archives more
+ * than an uninterrupted run would.
+ */
+class TestTimelineArchiverCrashes {
+  private static final int COMMITS = 40;
+
+  enum Store {
+    APPEND(s -> s),
+    ONE_FILE_PER_RUN(WithoutAppendMetaStorage::new);
+
+    final UnaryOperator<MetaStorage> view;
+
+    Store(UnaryOperator<MetaStorage> view) {
+      this.view = view;
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Store.class)
+  void everyCrashPointIsRecoveredWithoutLossHolesOrDuplicates(Store store) throws Exception {
+    Fixture reference = new Fixture(store);
+    FaultInjectingMetaStorage recording = FaultInjectingMetaStorage.recording(reference.memory);
+    reference.archiver(store.view.apply(recording)).archiveIfRequired();
+    int steps = recording.mutatingSteps();
+    List<String> expectedActive = reference.activeNames();
+    List<InvariantChecker.Archived> expectedArchive = reference.archived();
+    assertThat(steps).isGreaterThan(100);
+
+    CrashEffect[] effects = CrashEffect.values();
+    for (int k = 1; k <= steps; k++) {
+      CrashEffect effect = effects[k % effects.length];
+      try (Fixture f = new Fixture(store)) {
+        FaultInjectingMetaStorage crashing =
+            FaultInjectingMetaStorage.crashingAt(f.memory, k, effect);
+        try {
+          f.archiver(store.view.apply(crashing)).archiveIfRequired();
+          fail("no crash at step " + k + " of " + steps);
+        } catch (Exception e) {
+          if (!FaultInjectingMetaStorage.isSimulatedCrash(e)) {
+            throw new AssertionError("step " + k + " (" + effect + "): not the simulated crash", e);
+          }
+        }
+        assertThat(f.violations()).as("at the crash, step %d (%s)", k, effect).isEmpty();
+
+        f.clock.advance(Duration.ofHours(1)); // the dead run's lease runs out
+        f.archiver(store.view.apply(f.memory)).archiveIfRequired();
+
+        assertThat(f.violations()).as("after the re-run, step %d (%s)", k, effect).isEmpty();
+        // The re-run finishes what the crashed run made durable, then selects afresh: selection
+        // only trims a timeline that is over its maximum, so it may keep a few more instants than
+        // an uninterrupted run, never fewer.
+        assertThat(f.activeNames())
+            .as("active after step %d (%s)", k, effect)
+            .containsAll(expectedActive);
+        assertThat(expectedArchive.stream().map(InvariantChecker.Archived::id).toList())
+            .as("archive after step %d (%s)", k, effect)
+            .containsAll(f.archivedIds());
+        assertThat(f.leftovers()).as("lock and journal after step %d", k).isEmpty();
+      }
+    }
+    reference.close();
+  }
+
+  @ParameterizedTest
+  @EnumSource(Store.class)
+  void crashesDuringRecoveryAreRecoveredToo(Store store) throws Exception {
+    Random random = new Random(7);
+    for (int trial = 0; trial < 40; trial++) {
+      try (Fixture f = new Fixture(store)) {
+        int first = 1 + random.nextInt(200);
+        int second = 1 + random.nextInt(60);
+        runCrashing(f, store, first, CrashEffect.values()[trial % 3]);
+        f.clock.advance(Duration.ofHours(1));
+        runCrashing(f, store, second, CrashEffect.values()[(trial + 1) % 3]);
+        assertThat(f.violations()).as("trial %d after two crashes", trial).isEmpty();
+        f.clock.advance(Duration.ofHours(1));
+        f.archiver(store.view.apply(f.memory)).archiveIfRequired();
+        assertThat(f.violations()).as("trial %d after the re-run", trial).isEmpty();
+        assertThat(f.leftovers()).isEmpty();
+      }
+    }
+  }
+
+  private static void runCrashing(Fixture f, Store store, int step, CrashEffect effect)
+      throws Exception {
+    FaultInjectingMetaStorage crashing =
+        FaultInjectingMetaStorage.crashingAt(f.memory, step, effect);
+    try {
+      f.archiver(store.view.apply(crashing)).archiveIfRequired();
+    } catch (Exception e) {
+      if (!FaultInjectingMetaStorage.isSimulatedCrash(e)) {
+        throw e;
+      }
+    }
+  }
+
+  private static final class Fixture implements AutoCloseable {
+    final MutableClock clock = new MutableClock(java.time.Instant.parse("2026-11-29T12:00:00Z"));
+    final StorageLocation base = TestTables.newMemoryTable();
+    final MetaStorage memory = TestTables.memory(base);
+    final StorageLocation meta = base.resolve(".hoodie");
+    final StorageLocation archiveFolder = meta.resolve("archived");
+    final InvariantChecker checker;
+
+    Fixture(Store store) throws Exception {
+      TestTables.write(memory, base, TestTables.copyOnWrite(COMMITS));
+      checker = new InvariantChecker(InvariantChecker.snapshot(memory, meta));
+    }
+
+    TimelineArchiver archiver(MetaStorage storage) {
+      return TimelineArchiver.create(
+          storage, base, TestTables.SMALL_RETENTION, clock, ArchiveListener.NONE);
+    }
+
+    @Override
+    public void close() {
+      InMemoryMetaStorageFactory.dropVolume(base.authority());
+    }
+
+    List<String> violations() throws Exception {
+      return checker.check(memory, meta, archiveFolder);
+    }
+
+    List<String> activeNames() throws Exception {
+      return InvariantChecker.snapshot(memory, meta).keySet().stream().toList();
+    }
+
+    List<InvariantChecker.Archived> archived() throws Exception {
+      return InvariantChecker.readArchive(memory, archiveFolder, new java.util.ArrayList<>());
+    }
+
+    List<String> archivedIds() throws Exception {
+      return archived().stream().map(InvariantChecker.Archived::id).toList();
+    }
+
+    List<String> leftovers() throws Exception {
+      return memory.list(archiveFolder).toList().stream()
+          .map(FileEntry::name)
+          .filter(n -> n.startsWith(".timeline_archive"))
+          .toList();
+    }
+  }
+}
