@@ -50,8 +50,8 @@ public final class InstantSelector {
     private final java.time.Instant now;
     private final List<String> warnings = new ArrayList<>();
 
-    // group g holds files[start[g] .. start[g + 1]); latest[g] is its furthest state, as Hudi's
-    // layout-1 timeline keeps it
+    // group g holds files[start[g] .. start[g + 1]); latest[g] is its furthest state, the first
+    // of equals, as Hudi's layout-1 timeline keeps it
     private int groupCount;
     private int[] start;
     private Instant[] latest;
@@ -97,16 +97,19 @@ public final class InstantSelector {
       int n = files.size();
       start = new int[n + 1];
       latest = new Instant[n];
-      InstantKey previous = null;
+      Instant previous = null;
       for (int i = 0; i < n; i++) {
         Instant file = files.get(i);
-        InstantKey key = file.key();
-        if (!key.equals(previous)) {
+        // the files of one instant are adjacent in a sorted timeline; compare keys without
+        // building one per file
+        if (previous == null
+            || file.action().comparable() != previous.action().comparable()
+            || !file.time().equals(previous.time())) {
           start[groupCount] = i;
           latest[groupCount] = file;
           groupCount++;
-          previous = key;
-        } else if (file.state().compareTo(latest[groupCount - 1].state()) >= 0) {
+          previous = file;
+        } else if (file.state().compareTo(latest[groupCount - 1].state()) > 0) {
           latest[groupCount - 1] = file;
         }
       }
