@@ -4,6 +4,7 @@ import io.timelinearchive.select.ArchivalPolicy.CleanerPolicy;
 import io.timelinearchive.timeline.Action;
 import io.timelinearchive.timeline.Instant;
 import io.timelinearchive.timeline.InstantKey;
+import io.timelinearchive.timeline.State;
 import io.timelinearchive.timeline.Timeline;
 import java.time.LocalDateTime;
 import java.time.ZonedDateTime;
@@ -145,6 +146,7 @@ final class HudiArchiverOracle {
                           == ArchivalPolicy.CompactionTrigger.NUM_AND_TIME)
               ? oldestInstantToRetainForCompaction(active, policy.compactionMaxDeltaCommits())
               : Optional.empty();
+      Optional<String> forClustering = oldestInstantToRetainForClustering(active, facts);
       commits =
           completed.stream()
               .filter(
@@ -154,6 +156,7 @@ final class HudiArchiverOracle {
                           : savepoints.isEmpty() || savepoints.get(0).compareTo(s.time()) > 0)
               .filter(s -> oldestCommitToRetain.map(r -> r.compareTo(s.time()) > 0).orElse(true))
               .filter(s -> forCompaction.map(r -> s.time().compareTo(r) < 0).orElse(true))
+              .filter(s -> forClustering.map(r -> s.time().compareTo(r) < 0).orElse(true))
               .limit(completed.size() - min);
     }
 
@@ -183,6 +186,54 @@ final class HudiArchiverOracle {
       keys = keys.limit(policy.maxInstantsPerRun().getAsInt());
     }
     return keys.toList();
+  }
+
+  /**
+   * ClusteringUtils.getOldestInstantToRetainForClustering, with the clean plan's retained instant
+   * taken from the facts; unknown, every replacecommit from the first is kept.
+   */
+  private static Optional<String> oldestInstantToRetainForClustering(
+      List<Instant> active, TableFacts facts) {
+    List<Instant> replaceCommits =
+        active.stream().filter(i -> i.action() == Action.REPLACE_COMMIT).toList();
+    if (replaceCommits.isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<Instant> clean =
+        active.stream()
+            .filter(i -> i.isCompleted() && i.action() == Action.CLEAN)
+            .reduce((a, b) -> b);
+    Optional<Instant> oldest;
+    if (clean.isPresent()) {
+      Optional<TableFacts.LatestClean> given =
+          facts.latestClean().filter(c -> c.time().equals(clean.get().time()));
+      if (given.isEmpty()) {
+        oldest = Optional.of(replaceCommits.get(0));
+      } else {
+        String lowerBound =
+            given
+                .get()
+                .earliestInstantToRetain()
+                .filter(t -> !t.isEmpty())
+                .orElse(clean.get().time());
+        oldest =
+            replaceCommits.stream().filter(r -> r.time().compareTo(lowerBound) >= 0).findFirst();
+      }
+    } else {
+      oldest = Optional.of(replaceCommits.get(0));
+    }
+    Optional<Instant> inflight =
+        replaceCommits.stream().filter(r -> r.state() == State.INFLIGHT).findFirst();
+    if (inflight.isPresent()) {
+      Optional<Instant> before =
+          completedCommits(active).stream()
+              .filter(c -> c.time().compareTo(inflight.get().time()) < 0)
+              .reduce((a, b) -> b);
+      if (before.isPresent() && oldest.map(o -> compare(o, before.get()) > 0).orElse(true)) {
+        oldest = before;
+      }
+    }
+    return oldest.map(Instant::time);
   }
 
   /** CompactionUtils.getOldestInstantToRetainForCompaction. */

@@ -1,5 +1,6 @@
 package io.timelinearchive.select;
 
+import io.timelinearchive.select.TableFacts.LatestClean;
 import io.timelinearchive.select.TableFacts.MetadataTable;
 import io.timelinearchive.select.TableFacts.TableType;
 import io.timelinearchive.timeline.Action;
@@ -70,8 +71,9 @@ record Scenario(
     Arbitrary<ZoneId> zone = Arbitraries.of(ZoneId.of("UTC"), ZoneId.of("+05:30"));
     Arbitrary<Integer> metadataChoice = Arbitraries.integers().between(0, 1000);
     Arbitrary<Long> nowAfterLast = Arbitraries.longs().between(0, 20 * 86_400L);
-    return Combinators.combine(specs, config, zone, metadataChoice, nowAfterLast)
-        .as((l, c, z, m, n) -> build(l, c, tableType, z, m, n));
+    Arbitrary<Integer> cleanChoice = Arbitraries.integers().between(0, 1000);
+    return Combinators.combine(specs, config, zone, metadataChoice, nowAfterLast, cleanChoice)
+        .as((l, c, z, m, n, cc) -> build(l, c, tableType, z, m, n, cc));
   }
 
   // mostly the actions each table type writes (merge-on-read: delta commits, with compactions
@@ -82,7 +84,7 @@ record Scenario(
         Arbitraries.frequencyOf(
             Tuple.of(mor ? 1 : 20, Arbitraries.just(Action.COMMIT)),
             Tuple.of(mor ? 20 : 1, Arbitraries.just(Action.DELTA_COMMIT)),
-            Tuple.of(3, Arbitraries.just(Action.REPLACE_COMMIT)),
+            Tuple.of(1, Arbitraries.just(Action.REPLACE_COMMIT)),
             Tuple.of(mor ? 2 : 0, Arbitraries.just(Action.COMPACTION)),
             Tuple.of(mor ? 2 : 0, Arbitraries.just(Action.LOG_COMPACTION)),
             Tuple.of(6, Arbitraries.just(Action.CLEAN)),
@@ -153,7 +155,8 @@ record Scenario(
       TableType tableType,
       ZoneId zone,
       int metadataChoice,
-      long nowAfterLast) {
+      long nowAfterLast,
+      int cleanChoice) {
     List<Instant> files = new ArrayList<>();
     List<String> times = new ArrayList<>();
     LocalDateTime time = START;
@@ -182,10 +185,28 @@ record Scenario(
       metadataTable =
           Optional.of(MetadataTable.compactedAt(metadataChoice % 2 == 0 ? at : at + "001"));
     }
+    Timeline timeline = Timeline.of(files);
+    // the latest clean's plan: mostly given, retaining from some earlier time (or nothing, as
+    // with KEEP_LATEST_FILE_VERSIONS); sometimes missing, sometimes about an older clean
+    String latestCleanTime = null;
+    for (Instant file : timeline.instants()) {
+      if (file.action() == Action.CLEAN && file.isCompleted()) {
+        latestCleanTime = file.time();
+      }
+    }
+    Optional<LatestClean> latestClean = Optional.empty();
+    if (latestCleanTime != null && cleanChoice >= 200) {
+      String cleanTime = cleanChoice < 300 ? times.get(0) : latestCleanTime;
+      Optional<String> retainedFrom =
+          cleanChoice < 400
+              ? Optional.empty()
+              : Optional.of(times.get((cleanChoice - 400) * times.size() / 601));
+      latestClean = Optional.of(new LatestClean(cleanTime, retainedFrom));
+    }
     LocalDateTime nowLocal = time.plusSeconds(nowAfterLast);
     return new Scenario(
-        Timeline.of(files),
-        new TableFacts(tableType, zone, metadataTable),
+        timeline,
+        new TableFacts(tableType, zone, metadataTable, latestClean),
         ArchivalPolicy.fromConfig(config),
         nowLocal.atZone(zone).toInstant(),
         config);
