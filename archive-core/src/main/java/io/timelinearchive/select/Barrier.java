@@ -36,6 +36,8 @@ public record Barrier(Scope scope, Kind kind, Optional<String> instantTime, Stri
     PENDING_INSTANT,
     /** Merge-on-read tables keep the delta commits the next compaction is scheduled from. */
     COMPACTION_RETENTION,
+    /** Replacecommits are kept until the cleaner has removed the files they replaced. */
+    CLUSTERING_RETENTION,
     /** {@code hoodie.keep.min.commits} instants are kept. */
     MIN_COMMITS,
     /** Nothing at or after the metadata table's latest compaction; nothing while it has none. */

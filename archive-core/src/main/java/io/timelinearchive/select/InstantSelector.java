@@ -8,6 +8,7 @@ import io.timelinearchive.select.Barrier.Scope;
 import io.timelinearchive.timeline.Action;
 import io.timelinearchive.timeline.Instant;
 import io.timelinearchive.timeline.InstantKey;
+import io.timelinearchive.timeline.State;
 import io.timelinearchive.timeline.Timeline;
 import java.time.LocalDateTime;
 import java.time.ZonedDateTime;
@@ -50,8 +51,8 @@ public final class InstantSelector {
     private final java.time.Instant now;
     private final List<String> warnings = new ArrayList<>();
 
-    // group g holds files[start[g] .. start[g + 1]); latest[g] is its furthest state, as Hudi's
-    // layout-1 timeline keeps it
+    // group g holds files[start[g] .. start[g + 1]); latest[g] is its furthest state, the first
+    // of equals, as Hudi's layout-1 timeline keeps it
     private int groupCount;
     private int[] start;
     private Instant[] latest;
@@ -60,10 +61,12 @@ public final class InstantSelector {
     private final Ints cleans = new Ints();
     private final Ints rollbacks = new Ints();
     private final Ints deltaCommits = new Ints();
+    private final Ints replaceCommits = new Ints();
     private final Set<String> savepointTimes = new HashSet<>();
     private String firstSavepoint;
     private int firstPendingWrite = -1;
     private int firstPendingCommit = -1;
+    private int firstInflightReplaceCommit = -1;
     private int lastCompletedCommitAction = -1;
 
     private int minCommits;
@@ -97,16 +100,19 @@ public final class InstantSelector {
       int n = files.size();
       start = new int[n + 1];
       latest = new Instant[n];
-      InstantKey previous = null;
+      Instant previous = null;
       for (int i = 0; i < n; i++) {
         Instant file = files.get(i);
-        InstantKey key = file.key();
-        if (!key.equals(previous)) {
+        // the files of one instant are adjacent in a sorted timeline; compare keys without
+        // building one per file
+        if (previous == null
+            || file.action().comparable() != previous.action().comparable()
+            || !file.time().equals(previous.time())) {
           start[groupCount] = i;
           latest[groupCount] = file;
           groupCount++;
-          previous = key;
-        } else if (file.state().compareTo(latest[groupCount - 1].state()) >= 0) {
+          previous = file;
+        } else if (file.state().compareTo(latest[groupCount - 1].state()) > 0) {
           latest[groupCount - 1] = file;
         }
       }
@@ -144,6 +150,12 @@ public final class InstantSelector {
         }
         if (action == Action.DELTA_COMMIT) {
           deltaCommits.add(g);
+        }
+        if (action == Action.REPLACE_COMMIT) {
+          replaceCommits.add(g);
+          if (firstInflightReplaceCommit < 0 && instant.state() == State.INFLIGHT) {
+            firstInflightReplaceCommit = g;
+          }
         }
       }
     }
@@ -276,6 +288,7 @@ public final class InstantSelector {
                   && policy.compactionTrigger().countsDeltaCommits()
               ? earliestInstantToRetainForCompaction()
               : null;
+      Bound clustering = earliestInstantToRetainForClustering();
 
       int limit = count - minCommits;
       for (int pos = 0; pos < count; pos++) {
@@ -304,6 +317,10 @@ public final class InstantSelector {
                   + "="
                   + policy.compactionMaxDeltaCommits()
                   + ")");
+          return scope;
+        }
+        if (clustering != null && time.compareTo(clustering.time()) >= 0) {
+          scope.stop(Kind.CLUSTERING_RETENTION, clustering.time(), clustering.message());
           return scope;
         }
         if (scope.chosen.size() == limit) {
@@ -344,6 +361,57 @@ public final class InstantSelector {
         return time(anchor);
       }
       return time(deltaCommits.get(from + since - max));
+    }
+
+    // Hudi's ClusteringUtils.getOldestInstantToRetainForClustering: a replacecommit stays until the
+    // cleaner has removed the file groups it replaced (else readers would see them again), and an
+    // inflight one keeps the commit before it.
+    private Bound earliestInstantToRetainForClustering() {
+      if (replaceCommits.size() == 0) {
+        return null;
+      }
+      int oldest;
+      String why;
+      if (cleans.size() == 0) {
+        oldest = replaceCommits.get(0);
+        why = " stays until a clean has run";
+      } else {
+        String cleanTime = time(cleans.get(cleans.size() - 1));
+        Optional<TableFacts.LatestClean> clean =
+            facts.latestClean().filter(c -> c.time().equals(cleanTime));
+        if (clean.isEmpty()) {
+          oldest = replaceCommits.get(0);
+          why = " stays: the plan of the latest clean, " + cleanTime + ", was not given";
+          warnings.add(
+              "the plan of the latest clean, "
+                  + cleanTime
+                  + ", was not given: every replacecommit from the first one is kept");
+        } else {
+          String retainedFrom =
+              clean.get().earliestInstantToRetain().filter(t -> !t.isEmpty()).orElse(cleanTime);
+          int pos = countBefore(replaceCommits, retainedFrom);
+          oldest = pos < replaceCommits.size() ? replaceCommits.get(pos) : -1;
+          why =
+              " stays until the cleaner passes it (the clean at "
+                  + cleanTime
+                  + " retains from "
+                  + retainedFrom
+                  + ")";
+        }
+      }
+      if (firstInflightReplaceCommit >= 0) {
+        int before = countBefore(commits, time(firstInflightReplaceCommit));
+        if (before > 0 && (oldest < 0 || oldest > commits.get(before - 1))) {
+          oldest = commits.get(before - 1);
+          why =
+              " stays: it is the last completed commit before the inflight replacecommit at "
+                  + time(firstInflightReplaceCommit);
+        }
+      }
+      if (oldest < 0) {
+        return null;
+      }
+      return new Bound(time(oldest), latest[oldest].action() + " at " + time(oldest) + why);
     }
 
     // Hudi's getCleanInstantsToArchive: per action, above max the oldest (count - min).
@@ -511,6 +579,9 @@ public final class InstantSelector {
       return low;
     }
   }
+
+  /** Commits at or after {@code time} are kept, for the reason {@code message} gives. */
+  private record Bound(String time, String message) {}
 
   /** The instants chosen in one scope so far, and why the scope stops there. */
   private static final class Scoped {

@@ -21,7 +21,7 @@ final class InstantTimes {
   private static final int MILLIS_LENGTH = 17;
   private static final int SECONDS_LENGTH = 14;
 
-  /** A time that sorts after every instant time, so nothing is at or before it. */
+  /** A cutoff no instant time is at or before: nothing is old enough. */
   static final String NEVER = "";
 
   private InstantTimes() {}

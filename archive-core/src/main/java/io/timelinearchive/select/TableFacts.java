@@ -21,9 +21,16 @@ import java.util.Optional;
  * @param timelineZone the zone instant times are written in ({@code
  *     hoodie.table.timeline.timezone}: UTC, or the writers' local zone)
  * @param metadataTable absent when the table has no metadata table
+ * @param latestClean what the plan of the latest completed clean retains; needed only when the
+ *     timeline has replacecommit instants and a completed clean. Without it (or when it names
+ *     another clean than the timeline's latest) selection keeps every replacecommit from the first
+ *     one, which is safe but may archive less than Hudi
  */
 public record TableFacts(
-    TableType tableType, ZoneId timelineZone, Optional<MetadataTable> metadataTable) {
+    TableType tableType,
+    ZoneId timelineZone,
+    Optional<MetadataTable> metadataTable,
+    Optional<LatestClean> latestClean) {
 
   public static final String TABLE_TYPE = "hoodie.table.type";
   public static final String TIMELINE_TIMEZONE = "hoodie.table.timeline.timezone";
@@ -70,10 +77,34 @@ public record TableFacts(
     }
   }
 
+  /**
+   * The latest completed clean, as far as archival cares: replacecommits are kept until the cleaner
+   * has removed the files they replaced (Hudi's {@code
+   * ClusteringUtils.getOldestInstantToRetainForClustering}).
+   *
+   * @param time the clean's instant time
+   * @param earliestInstantToRetain {@code earliestInstantToRetain.timestamp} of its {@code
+   *     HoodieCleanerPlan} ({@code T.clean.requested}); empty when the plan has none, as with
+   *     {@code KEEP_LATEST_FILE_VERSIONS}
+   */
+  public record LatestClean(String time, Optional<String> earliestInstantToRetain) {
+    public LatestClean {
+      requireNonNull(time, "time is null");
+      requireNonNull(earliestInstantToRetain, "earliestInstantToRetain is null");
+    }
+  }
+
   public TableFacts {
     requireNonNull(tableType, "tableType is null");
     requireNonNull(timelineZone, "timelineZone is null");
     requireNonNull(metadataTable, "metadataTable is null");
+    requireNonNull(latestClean, "latestClean is null");
+  }
+
+  /** Without facts about the latest clean. */
+  public TableFacts(
+      TableType tableType, ZoneId timelineZone, Optional<MetadataTable> metadataTable) {
+    this(tableType, timelineZone, metadataTable, Optional.empty());
   }
 
   /** A table of the given type with UTC instant times and no metadata table. */
@@ -82,7 +113,11 @@ public record TableFacts(
   }
 
   public TableFacts withMetadataTable(MetadataTable metadataTable) {
-    return new TableFacts(tableType, timelineZone, Optional.of(metadataTable));
+    return new TableFacts(tableType, timelineZone, Optional.of(metadataTable), latestClean);
+  }
+
+  public TableFacts withLatestClean(LatestClean latestClean) {
+    return new TableFacts(tableType, timelineZone, metadataTable, Optional.of(latestClean));
   }
 
   /**

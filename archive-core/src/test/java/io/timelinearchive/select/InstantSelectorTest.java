@@ -16,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.timelinearchive.select.Barrier.Kind;
 import io.timelinearchive.select.Barrier.Scope;
+import io.timelinearchive.select.TableFacts.LatestClean;
 import io.timelinearchive.select.TableFacts.MetadataTable;
 import io.timelinearchive.select.TableFacts.TableType;
 import io.timelinearchive.timeline.Action;
@@ -99,8 +100,11 @@ class InstantSelectorTest {
             .completed(LOG_COMPACTION, "102")
             .completed(REPLACE_COMMIT, "103")
             .completed(DELTA_COMMIT, "104", "105", "106")
+            .completed(CLEAN, "1065")
             .build();
-    ArchivalPlan plan = plan(t, COW, policy());
+    // the cleaner has passed the replacecommit, so it may go
+    TableFacts cleaned = COW.withLatestClean(new LatestClean("1065", Optional.of("104")));
+    ArchivalPlan plan = plan(t, cleaned, policy());
     assertThat(plan.files())
         .containsExactly(
             new Instant("101", COMPACTION, State.REQUESTED),
@@ -260,6 +264,56 @@ class InstantSelectorTest {
             .build();
     ArchivalPlan plan = plan(t, COW, policy());
     assertThat(times(plan)).containsExactly("100", "102", "103", "104");
+  }
+
+  @Test
+  void replacecommitStaysUntilTheCleanerHasPassedIt() {
+    Timeline t =
+        timeline()
+            .completed(COMMIT, "100", "101")
+            .completed(REPLACE_COMMIT, "102")
+            .completed(COMMIT, "103")
+            .completed(REPLACE_COMMIT, "104")
+            .completed(COMMIT, "105", "106", "107", "108")
+            .build();
+    ArchivalPlan noClean = plan(t, COW, policy());
+    assertThat(times(noClean)).containsExactly("100", "101");
+    assertThat(noClean.barrier().kind()).isEqualTo(Kind.CLUSTERING_RETENTION);
+    assertThat(noClean.barrier().message())
+        .isEqualTo("replacecommit at 102 stays until a clean has run");
+
+    Timeline cleaned = timeline().completed(CLEAN, "1075").build();
+    Timeline withClean =
+        Timeline.of(
+            java.util.stream.Stream.concat(t.instants().stream(), cleaned.instants().stream())
+                .toList());
+    ArchivalPlan retainedFrom103 =
+        plan(withClean, COW.withLatestClean(new LatestClean("1075", Optional.of("103"))), policy());
+    assertThat(times(retainedFrom103)).containsExactly("100", "101", "102", "103");
+    assertThat(retainedFrom103.barrier().message())
+        .isEqualTo(
+            "replacecommit at 104 stays until the cleaner passes it (the clean at 1075 retains"
+                + " from 103)");
+
+    // a plan without a retained instant (KEEP_LATEST_FILE_VERSIONS) retains from the clean itself
+    ArchivalPlan byVersions =
+        plan(withClean, COW.withLatestClean(new LatestClean("1075", Optional.empty())), policy());
+    assertThat(times(byVersions)).containsExactly("100", "101", "102", "103", "104", "105", "106");
+    assertThat(byVersions.barrier().kind()).isEqualTo(Kind.MIN_COMMITS);
+
+    // unknown or stale plan: keep every replacecommit from the first, and say so
+    for (TableFacts unknown :
+        List.of(COW, COW.withLatestClean(new LatestClean("0999", Optional.of("105"))))) {
+      ArchivalPlan plan = plan(withClean, unknown, policy());
+      assertThat(times(plan)).containsExactly("100", "101");
+      assertThat(plan.barrier().message())
+          .isEqualTo(
+              "replacecommit at 102 stays: the plan of the latest clean, 1075, was not given");
+      assertThat(plan.warnings())
+          .containsExactly(
+              "the plan of the latest clean, 1075, was not given: every replacecommit from the first"
+                  + " one is kept");
+    }
   }
 
   @Test
