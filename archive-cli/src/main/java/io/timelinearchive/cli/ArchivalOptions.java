@@ -1,6 +1,7 @@
 package io.timelinearchive.cli;
 
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Option;
 
@@ -23,11 +24,15 @@ final class ArchivalOptions {
       paramLabel = "KEY=VALUE",
       description =
           "Any setting: Hudi's archival keys, archive.* keys, or a storage backend's keys"
-              + " (s3.endpoint, …). Repeatable.")
-  Map<String, String> conf = new LinkedHashMap<>();
+              + " (s3.endpoint, ...). Repeatable.")
+  List<String> conf = new ArrayList<>();
 
+  /**
+   * The settings, {@code --min}, {@code --max} and {@code --batch} over the same keys given with
+   * {@code --conf}.
+   */
   Map<String, String> config() {
-    Map<String, String> config = new LinkedHashMap<>(conf);
+    Map<String, String> config = ConfOptions.parse(conf);
     if (min != null) {
       config.put("hoodie.keep.min.commits", min.toString());
     }

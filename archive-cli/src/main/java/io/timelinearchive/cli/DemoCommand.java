@@ -47,6 +47,10 @@ final class DemoCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     Path folder = dir == null ? Files.createTempDirectory("timeline-archive-demo-") : dir;
+    if (Files.exists(folder) && !Files.isDirectory(folder)) {
+      throw new IllegalArgumentException(
+          "demo folder " + folder.toAbsolutePath() + " is a file; give an empty or new folder");
+    }
     Files.createDirectories(folder);
     try (var children = Files.list(folder)) {
       if (children.findAny().isPresent()) {
@@ -103,7 +107,7 @@ final class DemoCommand implements Callable<Integer> {
               + " instant files, instants by action: "
               + table.instantsByAction());
       out.println();
-      out.println("archiving with the default settings (hoodie.keep.min.commits=20, max=30)…");
+      out.println("archiving with the default settings (hoodie.keep.min.commits=20, max=30)");
       Reports.printResult(out, result);
       out.println();
       out.println("reading the archive back:");

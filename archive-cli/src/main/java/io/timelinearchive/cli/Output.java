@@ -11,6 +11,7 @@ import java.util.Collection;
 final class Output {
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper COMPACT = new ObjectMapper();
 
   private Output() {}
 
@@ -21,6 +22,15 @@ final class Output {
       throw new IllegalStateException("cannot print JSON", e);
     }
     out.flush();
+  }
+
+  /** The value as JSON on one line. */
+  static String compactJson(Object value) {
+    try {
+      return COMPACT.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot print JSON", e);
+    }
   }
 
   static String line(Instant instant) {

@@ -1,18 +1,21 @@
 package io.timelinearchive.cli;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.timelinearchive.archive.ArchiveFileSummary;
 import io.timelinearchive.archive.ArchiveResult;
 import io.timelinearchive.archive.ArchivedInstant;
+import io.timelinearchive.format.ArchiveSchemas;
 import io.timelinearchive.select.ArchivalPlan;
 import io.timelinearchive.select.Barrier;
 import io.timelinearchive.timeline.Instant;
 import java.io.PrintWriter;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.avro.generic.GenericData;
-import org.apache.avro.generic.GenericRecord;
+import java.util.Set;
 
 /** Turns results into text lines and JSON-ready maps. */
 final class Reports {
@@ -135,7 +138,8 @@ final class Reports {
     Map<String, Object> m = instant(a.instant());
     m.put("stateTransitionTime", a.stateTransitionTime().orElse(null));
     if (details) {
-      m.put("details", a.entry().map(Reports::detailsJson).orElse(null));
+      m.put("rawContentBytes", a.rawContent().map(ByteBuffer::remaining).orElse(null));
+      m.put("details", details(a));
     }
     return m;
   }
@@ -151,17 +155,14 @@ final class Reports {
     return m;
   }
 
-  /** The entry as JSON text without the raw-bytes field (shown as its length instead). */
-  static String details(ArchivedInstant a) {
-    return a.entry().map(Reports::detailsJson).orElse("{}");
-  }
-
-  private static String detailsJson(GenericRecord entry) {
-    GenericRecord copy = new GenericData.Record((GenericData.Record) entry, true);
-    if (copy.getSchema().getField("timelineArchiveRawContent") != null) {
-      copy.put("timelineArchiveRawContent", null);
-    }
-    return GenericData.get().toString(copy);
+  /**
+   * The archived entry as a JSON object, without the instant file's raw bytes: they repeat the
+   * metadata, and {@link #archivedInstant} gives their length instead.
+   */
+  static ObjectNode details(ArchivedInstant a) {
+    return a.entry()
+        .map(e -> AvroJson.record(e, Set.of(ArchiveSchemas.RAW_CONTENT_FIELD)))
+        .orElseGet(JsonNodeFactory.instance::objectNode);
   }
 
   private static long millis(Duration d) {

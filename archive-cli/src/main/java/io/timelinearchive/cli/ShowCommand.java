@@ -6,11 +6,7 @@ import io.timelinearchive.archive.ArchivedTimeline;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;
-import io.timelinearchive.timeline.ActiveTimeline;
 import io.timelinearchive.timeline.HoodieTable;
-import io.timelinearchive.timeline.Instant;
-import io.timelinearchive.timeline.InstantFileName;
-import io.timelinearchive.timeline.TimelineFile;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,8 +33,12 @@ final class ShowCommand {
     @Option(
         names = "--conf",
         paramLabel = "KEY=VALUE",
-        description = "A storage backend setting (s3.endpoint, …). Repeatable.")
-    Map<String, String> conf = new LinkedHashMap<>();
+        description = "A storage backend setting (s3.endpoint, ...). Repeatable.")
+    List<String> conf = new ArrayList<>();
+
+    Map<String, String> config() {
+      return ConfOptions.parse(conf);
+    }
   }
 
   @Command(name = "active", description = "The instants of the active timeline (.hoodie/).")
@@ -54,26 +54,42 @@ final class ShowCommand {
     @Override
     public Integer call() throws Exception {
       PrintWriter out = spec.commandLine().getOut();
+      PrintWriter err = spec.commandLine().getErr();
       StorageLocation base = StorageLocation.of(table);
-      try (MetaStorage storage = MetaStorages.open(base, storageOptions.conf)) {
+      try (MetaStorage storage = MetaStorages.open(base, storageOptions.config())) {
         HoodieTable hoodieTable = HoodieTable.load(storage, base);
-        ActiveTimeline active = ActiveTimeline.load(storage, hoodieTable.metaFolder());
-        List<Instant> instants = active.files().stream().map(TimelineFile::instant).toList();
+        ActiveListing active = ActiveListing.load(storage, hoodieTable.metaFolder());
         if (show.root.json) {
           Map<String, Object> json = new LinkedHashMap<>();
           json.put("table", base.toString());
-          json.put("instants", instants.stream().map(Reports::instant).toList());
-          json.put("count", instants.size());
+          json.put("instants", active.instants().stream().map(Reports::instant).toList());
+          json.put("count", active.instants().size());
           json.put(
               "malformed",
-              active.malformed().stream().map(InstantFileName.Result.Malformed::fileName).toList());
+              active.malformed().stream()
+                  .map(
+                      m -> {
+                        Map<String, Object> entry = new LinkedHashMap<>();
+                        entry.put("name", m.name());
+                        entry.put("reason", m.reason());
+                        return entry;
+                      })
+                  .toList());
           Output.json(out, json);
         } else {
-          Output.lines(out, instants);
-          out.println(instants.size() + " instant file(s) in the active timeline");
-          for (InstantFileName.Result.Malformed m : active.malformed()) {
-            out.println("not an instant, left alone: " + m.fileName() + " (" + m.reason() + ")");
+          Output.lines(out, active.instants());
+          out.println(active.instants().size() + " instant file(s) in the active timeline");
+          out.flush();
+          // Standard error, so that standard output stays instant lines and the count.
+          for (ActiveListing.Malformed m : active.malformed()) {
+            err.println(
+                "warning: not an instant, left alone: "
+                    + hoodieTable.metaFolder().resolve(m.name())
+                    + " ("
+                    + m.reason()
+                    + ")");
           }
+          err.flush();
         }
       }
       return TimelineArchiveCommand.EXIT_OK;
@@ -108,15 +124,14 @@ final class ShowCommand {
     @Override
     public Integer call() throws Exception {
       PrintWriter out = spec.commandLine().getOut();
+      // Checked before the table is touched: a bad range is a usage error on any table.
+      ArchiveReadOptions options =
+          new ArchiveReadOptions(Optional.ofNullable(from), Optional.ofNullable(to), details);
       StorageLocation base = StorageLocation.of(table);
-      try (MetaStorage storage = MetaStorages.open(base, storageOptions.conf)) {
+      try (MetaStorage storage = MetaStorages.open(base, storageOptions.config())) {
         HoodieTable hoodieTable = HoodieTable.load(storage, base);
         ArchivedTimeline archived =
-            ArchivedTimeline.load(
-                storage,
-                hoodieTable.archiveFolder(),
-                new ArchiveReadOptions(
-                    Optional.ofNullable(from), Optional.ofNullable(to), details));
+            ArchivedTimeline.load(storage, hoodieTable.archiveFolder(), options);
         if (show.root.json) {
           Map<String, Object> json = new LinkedHashMap<>();
           json.put("table", base.toString());
@@ -132,7 +147,7 @@ final class ShowCommand {
           for (ArchivedInstant a : archived.instants()) {
             out.println(Output.line(a.instant()));
             if (details) {
-              out.println("  " + Reports.details(a));
+              out.println("  " + Output.compactJson(Reports.details(a)));
             }
           }
           out.println(archived.instants().size() + " instant file(s) in the archive");

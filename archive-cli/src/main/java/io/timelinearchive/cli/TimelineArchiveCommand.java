@@ -4,7 +4,12 @@ import io.timelinearchive.archive.ArchiveLockedException;
 import io.timelinearchive.format.CorruptArchiveException;
 import io.timelinearchive.format.InstantConversionException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -61,23 +66,47 @@ public final class TimelineArchiveCommand {
     cli.setOut(out);
     cli.setErr(err);
     cli.setExitCodeExceptionMapper(TimelineArchiveCommand::exitCode);
+    cli.setParameterExceptionHandler(TimelineArchiveCommand::usageError);
     cli.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> {
-          TimelineArchiveCommand root =
+          boolean verbose =
               commandLine.getCommandSpec().root().userObject() instanceof TimelineArchiveCommand r
-                  ? r
-                  : null;
-          commandLine.getErr().println("error: " + message(e));
-          if (root != null && root.verbose) {
-            e.printStackTrace(commandLine.getErr());
+                  && r.verbose;
+          int code = exitCode(e);
+          PrintWriter errors = commandLine.getErr();
+          errors.println("error: " + message(e));
+          if (verbose) {
+            e.printStackTrace(errors);
+          } else if (code == EXIT_FAILURE) {
+            errors.println("(an unexpected failure: --verbose prints its stack trace)");
           }
-          commandLine.getErr().flush();
-          return exitCode(e);
+          errors.flush();
+          return code;
         });
     return cli.execute(args);
   }
 
+  /** A bad command line: one error line and the command's synopsis, not its whole help. */
+  private static int usageError(CommandLine.ParameterException e, String[] args) {
+    CommandLine commandLine = e.getCommandLine();
+    PrintWriter err = commandLine.getErr();
+    err.println("error: " + e.getMessage());
+    CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+    CommandLine.Help help = commandLine.getHelp();
+    err.print(help.synopsisHeading());
+    err.print(help.synopsis(help.synopsisHeadingLength()));
+    err.println(
+        "Run '"
+            + commandLine.getCommandSpec().root().name()
+            + " help' for the commands and options.");
+    err.flush();
+    return EXIT_USAGE;
+  }
+
   static int exitCode(Throwable e) {
+    if (e instanceof UncheckedIOException u && u.getCause() != null) {
+      return exitCode(u.getCause());
+    }
     if (e instanceof ArchiveLockedException) {
       return EXIT_LOCKED;
     }
@@ -93,11 +122,26 @@ public final class TimelineArchiveCommand {
   }
 
   private static String message(Throwable e) {
-    if (e instanceof NoSuchFileException n && n.getReason() != null) {
-      return n.getReason();
+    if (e instanceof UncheckedIOException u && u.getCause() != null) {
+      return message(u.getCause());
     }
     if (e instanceof NoSuchFileException n) {
-      return "no such file: " + n.getFile();
+      return n.getReason() != null ? n.getReason() : "no such file: " + n.getFile();
+    }
+    // The JDK's file system exceptions say only the path unless the OS gave a reason.
+    if (e instanceof NotDirectoryException n) {
+      return "not a folder: " + n.getFile();
+    }
+    if (e instanceof AccessDeniedException a) {
+      return "access denied: "
+          + a.getFile()
+          + (a.getReason() == null ? "" : " (" + a.getReason() + ")");
+    }
+    if (e instanceof FileAlreadyExistsException f) {
+      return "already exists: " + f.getFile();
+    }
+    if (e instanceof FileSystemException f && f.getReason() == null) {
+      return e.getClass().getSimpleName() + ": " + f.getFile();
     }
     String m = e.getMessage();
     return m == null || m.isBlank() ? e.toString() : m;

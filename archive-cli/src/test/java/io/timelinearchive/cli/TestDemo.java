@@ -1,0 +1,85 @@
+package io.timelinearchive.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TestDemo {
+  @TempDir Path dir;
+
+  @Test
+  void writesArchivesAndReadsBackASampleTable() throws Exception {
+    Path folder = dir.resolve("demo");
+
+    Cli.Run run = Cli.ok("demo", folder.toString());
+
+    assertThat(run.outLines())
+        .contains(
+            "sample table: " + folder.toAbsolutePath(),
+            "selection stopped: first savepoint at 20261101092456888",
+            "reading the archive back:",
+            "  check: every instant file written is in the active timeline or the archive");
+    assertThat(run.outLines()).anyMatch(l -> l.matches("wrote \\d+ instant files, .*"));
+    assertThat(run.outLines())
+        .anyMatch(l -> l.matches("wrote \\.commits_\\.archive\\.1_1-0-1: .*"));
+    assertThat(Tables.archiveFile(folder, 1)).exists();
+    // the table it leaves behind is one the other commands read
+    Cli.ok("show", "archived", folder.toString());
+    JsonNode second = Cli.ok("archive", folder.toString(), "--json").json();
+    assertThat(second.get("archived")).isEmpty();
+  }
+
+  @Test
+  void jsonSaysWhatWasWrittenArchivedAndReadBack() {
+    JsonNode json = Cli.ok("demo", "--json", dir.resolve("demo").toString()).json();
+
+    int written = json.get("instantFilesWritten").asInt();
+    assertThat(written).isGreaterThanOrEqualTo(200);
+    assertThat(json.get("instantsByAction").fieldNames())
+        .toIterable()
+        .contains("commit", "deltacommit", "clean", "rollback", "savepoint");
+    JsonNode result = json.get("result");
+    assertThat(result.get("activeBefore").asInt()).isEqualTo(written);
+    assertThat(result.get("archived").size()).isPositive();
+    assertThat(result.get("barrier").get("kind").asText()).isEqualTo("SAVEPOINT");
+    JsonNode readBack = json.get("archiveReadBack");
+    assertThat(readBack.get("instantFiles").asInt()).isEqualTo(result.get("archived").size());
+    assertThat(readBack.get("archiveFiles").get(0).get("name").asText())
+        .isEqualTo(".commits_.archive.1_1-0-1");
+    assertThat(json.get("everyInstantFileKept").asBoolean()).isTrue();
+  }
+
+  @Test
+  void refusesAFolderThatIsNotEmpty() throws Exception {
+    Files.writeString(dir.resolve("keep.txt"), "mine");
+
+    Cli.Run run = Cli.run("demo", dir.toString());
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.errLines())
+        .containsExactly(
+            "error: demo folder "
+                + dir.toAbsolutePath()
+                + " is not empty; give an empty or new folder");
+    assertThat(dir.resolve("keep.txt")).hasContent("mine");
+    assertThat(dir.resolve(".hoodie")).doesNotExist();
+  }
+
+  @Test
+  void refusesAFile() throws Exception {
+    Path file = Files.writeString(dir.resolve("file"), "mine");
+
+    Cli.Run run = Cli.run("demo", file.toString());
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.errLines())
+        .containsExactly(
+            "error: demo folder "
+                + file.toAbsolutePath()
+                + " is a file; give an empty or new folder");
+  }
+}
