@@ -21,15 +21,22 @@ final class HdfsAppendableLog implements AppendableLog {
   private final Path path;
   private final FileSystem fs;
   private final FSDataOutputStream out;
+  private final Runnable onClose;
   private long length;
   private boolean failed;
 
   HdfsAppendableLog(
-      StorageLocation location, Path path, FileSystem fs, FSDataOutputStream out, long length) {
+      StorageLocation location,
+      Path path,
+      FileSystem fs,
+      FSDataOutputStream out,
+      long length,
+      Runnable onClose) {
     this.location = requireNonNull(location, "location is null");
     this.path = requireNonNull(path, "path is null");
     this.fs = requireNonNull(fs, "fs is null");
     this.out = requireNonNull(out, "out is null");
+    this.onClose = requireNonNull(onClose, "onClose is null");
     if (length < 0) {
       throw new IllegalArgumentException("negative length " + length + " of " + location);
     }
@@ -94,7 +101,11 @@ final class HdfsAppendableLog implements AppendableLog {
 
   @Override
   public void close() throws IOException {
-    out.close();
+    try {
+      out.close();
+    } finally {
+      onClose.run();
+    }
   }
 
   @Override

@@ -25,7 +25,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonPathCapabilities;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -71,6 +73,7 @@ final class HdfsMetaStorage implements MetaStorage {
   private final Configuration conf;
   private final FileSystem fs;
   private final FileContext fileContext;
+  private final Set<Path> openLogs = ConcurrentHashMap.newKeySet();
 
   private HdfsMetaStorage(
       StorageLocation root,
@@ -208,6 +211,25 @@ final class HdfsMetaStorage implements MetaStorage {
     } catch (IOException e) {
       throw translate(e, file);
     }
+    // The lease belongs to the client, shared by every log of this storage: a second log on one
+    // file would recover the lease from the first. Two logs of one archiver are a mistake anyway.
+    if (!openLogs.add(path)) {
+      throw new IOException("a log on " + file + " is already open on this storage");
+    }
+    boolean opened = false;
+    try {
+      Optional<AppendableLog> log = openAppending(path, file);
+      opened = log.isPresent();
+      return log;
+    } finally {
+      if (!opened) {
+        openLogs.remove(path);
+      }
+    }
+  }
+
+  private Optional<AppendableLog> openAppending(Path path, StorageLocation file)
+      throws IOException {
     boolean created = false;
     FSDataOutputStream out;
     try {
@@ -242,7 +264,8 @@ final class HdfsMetaStorage implements MetaStorage {
       }
       return Optional.empty();
     }
-    return Optional.of(new HdfsAppendableLog(file, path, fs, out, out.getPos()));
+    return Optional.of(
+        new HdfsAppendableLog(file, path, fs, out, out.getPos(), () -> openLogs.remove(path)));
   }
 
   @Override

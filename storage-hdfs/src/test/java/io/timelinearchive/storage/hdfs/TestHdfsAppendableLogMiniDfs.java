@@ -153,6 +153,19 @@ class TestHdfsAppendableLogMiniDfs {
   }
 
   @Test
+  void refusesASecondLogOfOneStorageOnOneFile() throws Exception {
+    try (AppendableLog first = storage.openLog(file).orElseThrow()) {
+      assertThatThrownBy(() -> storage.openLog(file))
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining("already open");
+      first.append(bytes("still mine"));
+    }
+    try (AppendableLog again = storage.openLog(file).orElseThrow()) {
+      assertThat(again.length()).isEqualTo(10);
+    }
+  }
+
+  @Test
   void failsCleanlyWhenTheLeaseCannotBeRecoveredInTime() throws Exception {
     FSDataOutputStream crashed = other.create(hadoopPath(file), false);
     crashed.write(bytes("durable;"));
