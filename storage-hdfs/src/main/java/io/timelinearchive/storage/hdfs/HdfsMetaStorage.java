@@ -162,8 +162,8 @@ final class HdfsMetaStorage implements MetaStorage {
     requireNonNull(content, "content is null");
     Path target = path(file);
     // The content goes to a name no reader looks for; only the rename makes it visible, whole.
-    Path temp =
-        new Path(target.getParent(), TEMP_PREFIX + UUID.randomUUID() + "-" + file.fileName());
+    // The name does not grow with the target's, so targets may use the longest name allowed.
+    Path temp = new Path(target.getParent(), TEMP_PREFIX + UUID.randomUUID());
     try (FSDataOutputStream out = fs.create(temp, false)) {
       out.write(content);
       // close() alone leaves the bytes in the DataNodes' page cache.
@@ -235,14 +235,18 @@ final class HdfsMetaStorage implements MetaStorage {
     try {
       out = fs.append(path);
     } catch (FileNotFoundException missing) {
+      // Created empty and appended to, rather than written through the stream of create: some
+      // FileSystems (RawLocalFileSystem) hsync the streams of create but not those of append,
+      // and whether a store offers logs must not depend on whether the file existed.
       try {
-        out = fs.create(path, false);
+        fs.create(path, false).close();
         created = true;
       } catch (org.apache.hadoop.fs.FileAlreadyExistsException raced) {
-        out = appendRecoveringLease(path, file);
+        // another writer created it first; append to theirs
       } catch (IOException e) {
         throw translate(e, file);
       }
+      out = appendRecoveringLease(path, file);
     } catch (IOException e) {
       if (!isLeaseHeld(e)) {
         throw translate(e, file);
