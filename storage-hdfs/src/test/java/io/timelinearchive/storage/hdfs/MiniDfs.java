@@ -24,6 +24,8 @@ final class MiniDfs implements BeforeAllCallback {
   private static final ExtensionContext.Namespace NAMESPACE =
       ExtensionContext.Namespace.create(MiniDfs.class);
 
+  static final int LIST_PAGE_SIZE = 100;
+
   private Cluster cluster;
 
   @Override
@@ -45,13 +47,16 @@ final class MiniDfs implements BeforeAllCallback {
     return Map.of(
         "hadoop.dfs.replication", "1",
         // With one DataNode there is none to swap into a broken pipeline.
-        "hadoop.dfs.client.block.write.replace-datanode-on-failure.enable", "false");
+        "hadoop.dfs.client.block.write.replace-datanode-on-failure.enable", "false",
+        // Closing a file often asks the NameNode again, after this backoff, because the DataNode
+        // has not yet reported the block: 400 ms by default, most of the time of a small write.
+        "hadoop.dfs.client.block.write.locateFollowingBlock.initial.delay.ms", "10");
   }
 
   /** Another HDFS client (own DFSClient, own lease holder name) in this JVM. */
   FileSystem newClient() throws IOException {
     Configuration conf = new Configuration(cluster.cluster().getConfiguration(0));
-    conf.set("dfs.client.block.write.replace-datanode-on-failure.enable", "false");
+    config().forEach((key, value) -> conf.set(key.substring("hadoop.".length()), value));
     return FileSystem.newInstance(java.net.URI.create(cluster.uri()), conf);
   }
 
@@ -72,6 +77,8 @@ final class MiniDfs implements BeforeAllCallback {
         // Lease recovery waits for the DataNode's next heartbeat; the default is 3 s.
         conf.setInt("dfs.heartbeat.interval", 1);
         conf.setBoolean("dfs.permissions.enabled", false);
+        // Listings come in pages of this many entries (default 1000): paging is tested cheaply.
+        conf.setInt("dfs.ls.limit", LIST_PAGE_SIZE);
         MiniDFSCluster cluster =
             new MiniDFSCluster.Builder(conf).numDataNodes(1).format(true).build();
         cluster.waitActive();

@@ -188,22 +188,6 @@ class TestHdfsAppendableLogMiniDfs {
     assertThat(storage.read(file)).asString(UTF_8).isEqualTo("durable;next;");
   }
 
-  @Test
-  void reportsNoAppendLogWhenTheStoreCannotAppend() throws Exception {
-    Map<String, String> local = new HashMap<>();
-    local.put(HdfsConfig.SCHEMES, "file");
-    StorageLocation localRoot =
-        StorageLocation.of(
-            java.nio.file.Files.createTempDirectory(
-                    java.nio.file.Path.of("target").toAbsolutePath(), "local-")
-                .toString());
-    // The default local FileSystem keeps checksum side files and cannot append at all.
-    try (MetaStorage checksummed = new HdfsMetaStorageFactory().open(localRoot, local)) {
-      assertThat(checksummed.openLog(localRoot.resolve("log"))).isEmpty();
-      assertThat(checksummed.list(localRoot).toList()).isEmpty();
-    }
-  }
-
   private MetaStorage open(Map<String, String> config) throws IOException {
     return new HdfsMetaStorageFactory().open(root, config);
   }

@@ -4,13 +4,12 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.timelinearchive.storage.AbstractMetaStorageContractTest;
 import io.timelinearchive.storage.DeleteFailedException;
 import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.StorageLocation;
-import java.io.InputStream;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -27,113 +26,76 @@ import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The storage operations on a real (in-process) HDFS. */
-class TestHdfsMetaStorageMiniDfs {
+/** The storage contract, and what HDFS adds to it, on a real (in-process) HDFS. */
+class TestHdfsMetaStorageMiniDfs extends AbstractMetaStorageContractTest {
   @RegisterExtension static final MiniDfs DFS = new MiniDfs();
 
-  private StorageLocation root;
   private MetaStorage storage;
   private FileSystem client;
 
   @BeforeEach
-  void setUp(TestInfo test) throws Exception {
-    root = DFS.newRoot(test.getTestMethod().orElseThrow().getName());
-    storage = new HdfsMetaStorageFactory().open(root, DFS.config());
+  void open() throws Exception {
+    storage = new HdfsMetaStorageFactory().open(DFS.newRoot("contract"), DFS.config());
     client = DFS.newClient();
   }
 
   @AfterEach
-  void tearDown() throws Exception {
+  void close() throws Exception {
     storage.close();
     client.close();
   }
 
-  @Test
-  void listsTheFilesDirectlyInAFolderSortedByUtf8Bytes() throws Exception {
-    // U+FFFD sorts before U+1F600 in UTF-8 (EF.. < F0..) but after it in UTF-16 (FFFD > D83D).
-    List<String> names = List.of("b", "a.commit", "\uD83D\uDE00", "\uFFFD", "B", "a");
-    for (String name : names) {
-      storage.createExclusive(root.resolve(name), name.getBytes(UTF_8));
-    }
-    storage.createExclusive(root.resolve("sub/nested"), new byte[3]);
-    client.mkdirs(hadoopPath(root.resolve("emptyFolder")));
+  @Override
+  protected MetaStorage storage() {
+    return storage;
+  }
 
-    List<FileEntry> entries = storage.list(root).toList();
+  @Override
+  protected StorageLocation newRootFolder() {
+    return DFS.newRoot("contract");
+  }
 
-    assertThat(entries)
-        .extracting(FileEntry::name)
-        .containsExactly("B", "a", "a.commit", "b", "\uFFFD", "\uD83D\uDE00");
-    for (FileEntry entry : entries) {
-      assertThat(entry.location()).isEqualTo(root.resolve(entry.name()));
-      assertThat(entry.length()).isEqualTo(entry.name().getBytes(UTF_8).length);
-      assertThat(entry.lastModified()).isAfter(java.time.Instant.EPOCH);
-    }
-    assertThat(storage.list(root.resolve("sub")).toList())
-        .extracting(FileEntry::name)
-        .containsExactly("nested");
+  @Override
+  protected boolean hasAppend() {
+    return true;
+  }
+
+  @Override
+  protected int listingFileCount() {
+    return MiniDfs.LIST_PAGE_SIZE * 5 / 2;
+  }
+
+  @Override
+  protected int deleteBatchFileCount() {
+    return 100; // HDFS deletes one file per call: any count spans "batches"
   }
 
   @Test
-  void listsAMissingFolderOrAFileAsEmpty() throws Exception {
-    storage.createExclusive(root.resolve("file"), new byte[1]);
+  void listingAFileListsNothing() throws Exception {
+    storage.createExclusive(root().resolve("file"), new byte[1]);
 
-    assertThat(storage.list(root.resolve("missing")).toList()).isEmpty();
-    assertThat(storage.list(root.resolve("file")).toList()).isEmpty();
+    assertThat(storage.list(root().resolve("file")).toList()).isEmpty();
   }
 
   @Test
-  void leavesFilesStillBeingCreatedOutOfListings() throws Exception {
+  void filesStillBeingCreatedAreNotListed() throws Exception {
     try (FSDataOutputStream out =
-        client.create(
-            hadoopPath(root.resolve(HdfsMetaStorage.TEMP_PREFIX + "1234-instant")), false)) {
+        client.create(hadoopPath(root().resolve(HdfsMetaStorage.TEMP_PREFIX + "1234")), false)) {
       out.write(1);
     }
-    storage.createExclusive(root.resolve("visible"), new byte[1]);
+    storage.createExclusive(root().resolve("visible"), new byte[1]);
 
-    assertThat(storage.list(root).toList()).extracting(FileEntry::name).containsExactly("visible");
+    assertThat(storage.list(root()).toList())
+        .extracting(FileEntry::name)
+        .containsExactly("visible");
   }
 
   @Test
-  void readsWhatWasCreated() throws Exception {
-    byte[] content = new byte[300_000]; // more than one packet
-    new java.util.Random(1).nextBytes(content);
-    storage.createExclusive(root.resolve(".hoodie/20240101000000000.commit"), content);
-
-    assertThat(storage.read(root.resolve(".hoodie/20240101000000000.commit"))).isEqualTo(content);
-    try (InputStream in = storage.open(root.resolve(".hoodie/20240101000000000.commit"))) {
-      assertThat(in.readAllBytes()).isEqualTo(content);
-    }
-    storage.createExclusive(root.resolve("empty"), new byte[0]);
-    assertThat(storage.read(root.resolve("empty"))).isEmpty();
-  }
-
-  @Test
-  void readingAMissingFileFailsWithNoSuchFile() {
-    assertThatThrownBy(() -> storage.read(root.resolve("missing")))
-        .isInstanceOf(NoSuchFileException.class)
-        .hasMessageContaining(root.resolve("missing").toString());
-    assertThatThrownBy(() -> storage.open(root.resolve("missing")).close())
-        .isInstanceOf(NoSuchFileException.class);
-  }
-
-  @Test
-  void createExclusiveFailsOnAnExistingFileAndLeavesItAlone() throws Exception {
-    StorageLocation file = root.resolve("lock");
-    storage.createExclusive(file, "first".getBytes(UTF_8));
-
-    assertThatThrownBy(() -> storage.createExclusive(file, "second".getBytes(UTF_8)))
-        .isInstanceOf(FileAlreadyExistsException.class)
-        .hasMessageContaining(file.toString());
-    assertThat(storage.read(file)).asString(UTF_8).isEqualTo("first");
-    assertThat(allNames(root)).containsExactly("lock");
-  }
-
-  @Test
-  void createExclusiveRacedByEightWritersHasExactlyOneWinner() throws Exception {
-    StorageLocation file = root.resolve("race");
+  void createExclusiveRacedByEightClientsHasExactlyOneWinner() throws Exception {
+    // The contract's race shares one client; separate archivers have separate DFSClients.
+    StorageLocation file = root().resolve("race");
     int writers = 8;
     CountDownLatch start = new CountDownLatch(1);
     ExecutorService pool = Executors.newFixedThreadPool(writers);
@@ -141,8 +103,7 @@ class TestHdfsMetaStorageMiniDfs {
       List<Future<Boolean>> outcomes = new ArrayList<>();
       for (int i = 0; i < writers; i++) {
         byte[] content = ("writer-" + i).getBytes(UTF_8);
-        // Each writer has its own client, as separate archivers would.
-        MetaStorage own = new HdfsMetaStorageFactory().open(root, DFS.config());
+        MetaStorage own = new HdfsMetaStorageFactory().open(root(), DFS.config());
         Callable<Boolean> write =
             () -> {
               try (own) {
@@ -163,42 +124,41 @@ class TestHdfsMetaStorageMiniDfs {
 
       assertThat(winners).isEqualTo(1);
       assertThat(storage.read(file)).asString(UTF_8).matches("writer-[0-7]");
-      assertThat(allNames(root)).containsExactly("race");
+      assertThat(allNames(root())).as("temporary files left").containsExactly("race");
     } finally {
       pool.shutdownNow();
     }
   }
 
   @Test
-  void createExclusiveMakesTheParentFolders() throws Exception {
-    storage.createExclusive(root.resolve("a/b/c"), new byte[] {7});
+  void targetsMayUseTheLongestNameHdfsAllows() throws Exception {
+    String name = "x".repeat(255); // dfs.namenode.fs-limits.max-component-length
+    storage.createExclusive(root().resolve(name), new byte[] {1});
 
-    assertThat(storage.read(root.resolve("a/b/c"))).containsExactly(7);
+    assertThat(storage.read(root().resolve(name))).containsExactly(1);
   }
 
   @Test
-  void deleteAllIgnoresMissingFilesAndNamesEveryFailure() throws Exception {
-    storage.createExclusive(root.resolve("one"), new byte[1]);
-    storage.createExclusive(root.resolve("two"), new byte[1]);
-    storage.createExclusive(root.resolve("full/inside"), new byte[1]);
+  void deleteAllNamesWhatItCouldNotDeleteAndDeletesTheRest() throws Exception {
+    StorageLocation two = root().resolve("two");
+    StorageLocation full = root().resolve("full");
+    storage.createExclusive(two, new byte[1]);
+    storage.createExclusive(full.resolve("inside"), new byte[1]);
 
-    storage.deleteAll(List.of(root.resolve("one"), root.resolve("missing")));
-    assertThat(allNames(root)).containsExactly("full", "two");
-
-    assertThatThrownBy(() -> storage.deleteAll(List.of(root.resolve("full"), root.resolve("two"))))
+    assertThatThrownBy(() -> storage.deleteAll(List.of(full, two)))
         .isInstanceOfSatisfying(
-            DeleteFailedException.class,
-            e -> assertThat(e.failures()).containsOnlyKeys(root.resolve("full")))
-        .hasMessageContaining(root.resolve("full").toString());
-    assertThat(allNames(root)).containsExactly("full");
+            DeleteFailedException.class, e -> assertThat(e.failures()).containsOnlyKeys(full))
+        .hasMessageContaining(full.toString());
+    assertThat(allNames(root())).containsExactly("full");
   }
 
   @Test
-  void refusesLocationsOfAnotherStore() {
-    StorageLocation elsewhere = new StorageLocation("hdfs", "other-nn:8020", root.path());
+  void refusesLocationsOnAnotherNameNode() throws Exception {
+    StorageLocation here = root().resolve("x");
+    StorageLocation elsewhere = new StorageLocation("hdfs", "other-nn:8020", here.path());
 
     assertThatThrownBy(() -> storage.read(elsewhere)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> storage.deleteAll(List.of(root.resolve("x"), elsewhere)))
+    assertThatThrownBy(() -> storage.deleteAll(List.of(here, elsewhere)))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
