@@ -84,10 +84,11 @@ final class MiniDfs implements BeforeAllCallback {
         cluster.waitActive();
         String uri = "hdfs://" + cluster.getNameNode().getNameNodeAddressHostPortString();
         LOG.info(
-            "MiniDFSCluster at {} started in {} ms (base dir {})",
+            "MiniDFSCluster at {} started in {} ms (base dir {}, test JVM heap max {} MiB)",
             uri,
             (System.nanoTime() - start) / 1_000_000,
-            baseDir);
+            baseDir,
+            Runtime.getRuntime().maxMemory() >> 20);
         return new Cluster(cluster, baseDir, uri);
       } catch (IOException e) {
         throw new IllegalStateException("cannot start MiniDFSCluster", e);
