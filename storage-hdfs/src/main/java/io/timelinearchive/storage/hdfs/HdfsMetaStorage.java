@@ -182,10 +182,10 @@ final class HdfsMetaStorage implements MetaStorage {
         throw alreadyExists(file, cause);
       }
       // The rename may have happened before the call failed (a lost reply). Nobody else knows the
-      // temporary name, so whether it is still there tells whether this call created the file.
+      // temporary name, so its being gone and the target there tells that this call created it.
       boolean renamed;
       try {
-        renamed = !fs.exists(temp);
+        renamed = !fs.exists(temp) && fs.exists(target);
       } catch (IOException probe) {
         e.addSuppressed(probe);
         throw new OutcomeUnknownException(
