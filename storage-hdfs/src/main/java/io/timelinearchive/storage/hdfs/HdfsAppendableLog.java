@@ -1,0 +1,115 @@
+package io.timelinearchive.storage.hdfs;
+
+import static java.util.Objects.requireNonNull;
+
+import io.timelinearchive.storage.AppendableLog;
+import io.timelinearchive.storage.StorageLocation;
+import java.io.IOException;
+import java.util.EnumSet;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.client.HdfsDataOutputStream;
+import org.apache.hadoop.hdfs.client.HdfsDataOutputStream.SyncFlag;
+
+/**
+ * A file opened with {@code FileSystem.append} (or created), holding the writer's lease until
+ * closed.
+ */
+final class HdfsAppendableLog implements AppendableLog {
+  private final StorageLocation location;
+  private final Path path;
+  private final FileSystem fs;
+  private final FSDataOutputStream out;
+  private final Runnable onClose;
+  private long length;
+  private boolean failed;
+
+  HdfsAppendableLog(
+      StorageLocation location,
+      Path path,
+      FileSystem fs,
+      FSDataOutputStream out,
+      long length,
+      Runnable onClose) {
+    this.location = requireNonNull(location, "location is null");
+    this.path = requireNonNull(path, "path is null");
+    this.fs = requireNonNull(fs, "fs is null");
+    this.out = requireNonNull(out, "out is null");
+    this.onClose = requireNonNull(onClose, "onClose is null");
+    if (length < 0) {
+      throw new IllegalArgumentException("negative length " + length + " of " + location);
+    }
+    this.length = length;
+  }
+
+  @Override
+  public StorageLocation location() {
+    return location;
+  }
+
+  @Override
+  public long length() {
+    return length;
+  }
+
+  @Override
+  public void append(byte[] bytes) throws IOException {
+    requireNonNull(bytes, "bytes is null");
+    if (failed) {
+      throw new IOException("an earlier append to " + location + " failed; open the log again");
+    }
+    failed = true;
+    // The lease keeps other HDFS clients out, but a lease can be recovered by another client
+    // (which then may append) and other Hadoop stores have no leases: a file that is not as long
+    // as this log left it has been written by someone else.
+    long stored;
+    try {
+      stored = fs.getFileStatus(path).getLen();
+    } catch (IOException e) {
+      throw HdfsMetaStorage.translate(e, location);
+    }
+    if (stored != length) {
+      throw new IOException(
+          "concurrent write to "
+              + location
+              + ": expected length "
+              + length
+              + ", found "
+              + stored
+              + "; not appending");
+    }
+    out.write(bytes);
+    sync();
+    length += bytes.length;
+    failed = false;
+  }
+
+  /**
+   * hsync includes hflush (the bytes reach every DataNode of the pipeline and are visible to new
+   * readers) and has the DataNodes force them to disk. On HDFS it also records the new length at
+   * the NameNode, so that the next append can check it and new readers list it.
+   */
+  private void sync() throws IOException {
+    if (out instanceof HdfsDataOutputStream hdfs) {
+      hdfs.hsync(EnumSet.of(SyncFlag.UPDATE_LENGTH));
+    } else {
+      out.hflush();
+      out.hsync();
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      out.close();
+    } finally {
+      onClose.run();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "HdfsAppendableLog[" + location + ", length=" + length + "]";
+  }
+}

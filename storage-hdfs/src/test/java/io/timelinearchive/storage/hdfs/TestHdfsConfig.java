@@ -1,0 +1,86 @@
+package io.timelinearchive.storage.hdfs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+
+class TestHdfsConfig {
+
+  @Test
+  void defaults() {
+    HdfsConfig config = HdfsConfig.from(Map.of("s3.region", "eu-west-1"));
+
+    assertThat(config.schemes()).containsExactlyInAnyOrder("hdfs", "viewfs");
+    assertThat(config.leaseRecoveryTimeout()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(config.hadoopProperties()).isEmpty();
+  }
+
+  @Test
+  void hadoopKeysLoseTheirPrefixAndOverrideTheDefaultResources() {
+    HdfsConfig config =
+        HdfsConfig.from(
+            Map.of(
+                "hadoop.fs.defaultFS", "hdfs://nn:8020",
+                "hadoop.hadoop.security.authentication", "kerberos",
+                "hadoop.io.file.buffer.size", "8192",
+                "s3.endpoint", "http://127.0.0.1:9000"));
+
+    assertThat(config.hadoopProperties())
+        .containsOnly(
+            Map.entry("fs.defaultFS", "hdfs://nn:8020"),
+            Map.entry("hadoop.security.authentication", "kerberos"),
+            Map.entry("io.file.buffer.size", "8192"));
+    Configuration conf = config.toConfiguration();
+    assertThat(conf.get("fs.defaultFS")).isEqualTo("hdfs://nn:8020");
+    assertThat(conf.getInt("io.file.buffer.size", 0)).isEqualTo(8192);
+    // core-default.xml is loaded underneath
+    assertThat(conf.get("hadoop.tmp.dir")).isNotNull();
+  }
+
+  @Test
+  void ownKeysAreNotHadoopSettings() {
+    HdfsConfig config =
+        HdfsConfig.from(
+            Map.of("hadoop.schemes", " OFS , jfs", "hadoop.lease-recovery-timeout-ms", "0"));
+
+    assertThat(config.schemes()).containsExactlyInAnyOrder("hdfs", "viewfs", "ofs", "jfs");
+    assertThat(config.leaseRecoveryTimeout()).isZero();
+    assertThat(config.hadoopProperties()).isEmpty();
+  }
+
+  @Test
+  void invalidSettingsNameTheirKey() {
+    assertThatThrownBy(() -> HdfsConfig.from(Map.of("hadoop.schemes", "ofs,,jfs")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("hadoop.schemes");
+    assertThatThrownBy(() -> HdfsConfig.from(Map.of("hadoop.schemes", "o/fs")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("hadoop.schemes");
+    assertThatThrownBy(() -> HdfsConfig.from(Map.of("hadoop.lease-recovery-timeout-ms", "10s")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("hadoop.lease-recovery-timeout-ms");
+    assertThatThrownBy(() -> HdfsConfig.from(Map.of("hadoop.lease-recovery-timeout-ms", "-1")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("hadoop.lease-recovery-timeout-ms");
+    assertThatThrownBy(() -> HdfsConfig.from(Map.of("hadoop.", "x")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'hadoop.'");
+  }
+
+  @Test
+  void toStringShowsNoValues() {
+    HdfsConfig config =
+        HdfsConfig.from(
+            Map.of(
+                "hadoop.fs.s3a.secret.key", "very-secret",
+                "hadoop.ssl.server.keystore.password", "hunter2"));
+
+    assertThat(config.toString())
+        .contains("fs.s3a.secret.key", "ssl.server.keystore.password")
+        .doesNotContain("very-secret", "hunter2");
+  }
+}
