@@ -173,34 +173,31 @@ record S3Config(
   }
 
   private static URI endpoint(String key, String value) {
+    // An endpoint with user info may carry a password: then the value is never echoed.
+    String shown = value.contains("@") ? "" : " '" + value + "'";
     URI uri;
     try {
       uri = new URI(value);
     } catch (URISyntaxException e) {
-      throw new IllegalArgumentException("invalid " + key + " '" + value + "': " + e.getMessage());
+      throw new IllegalArgumentException("invalid " + key + shown + ": not a URI");
     }
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
     if (!scheme.equals("http") && !scheme.equals("https")) {
       throw new IllegalArgumentException(
-          "invalid "
-              + key
-              + " '"
-              + value
-              + "': expected http://host[:port] or https://host[:port]");
+          "invalid " + key + shown + ": expected http://host[:port] or https://host[:port]");
     }
-    if (uri.getHost() == null) {
-      throw new IllegalArgumentException("invalid " + key + " '" + value + "': no host");
-    }
-    if (uri.getUserInfo() != null) {
-      // Never echo user info: it may hold a password.
+    if (value.contains("@") || uri.getRawUserInfo() != null) {
       throw new IllegalArgumentException(
           "invalid " + key + ": user info is not allowed in the endpoint; use " + ACCESS_KEY);
+    }
+    if (uri.getHost() == null) {
+      throw new IllegalArgumentException("invalid " + key + shown + ": no host");
     }
     if ((uri.getRawPath() != null && !uri.getRawPath().isEmpty() && !uri.getRawPath().equals("/"))
         || uri.getRawQuery() != null
         || uri.getRawFragment() != null) {
       throw new IllegalArgumentException(
-          "invalid " + key + " '" + value + "': no path, query or fragment allowed");
+          "invalid " + key + shown + ": no path, query or fragment allowed");
     }
     return uri;
   }
