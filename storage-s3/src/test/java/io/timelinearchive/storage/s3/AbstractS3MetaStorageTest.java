@@ -14,7 +14,6 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -36,8 +35,6 @@ import software.amazon.awssdk.core.sync.RequestBody;
  */
 abstract class AbstractS3MetaStorageTest {
   private static final int MIB = 1 << 20;
-  private static final Comparator<String> UTF8_ORDER =
-      (a, b) -> Arrays.compareUnsigned(a.getBytes(UTF_8), b.getBytes(UTF_8));
 
   protected abstract S3Server server();
 
@@ -316,19 +313,8 @@ abstract class AbstractS3MetaStorageTest {
   }
 
   @Test
-  void listIsInUtf8ByteOrder() throws Exception {
-    // U+FFFD sorts before U+1F600 in UTF-8 but after it in UTF-16 (String.compareTo).
-    List<String> names = List.of("B", "a", "z", "~", "\u00e9", "\ufffd", "\ud83d\ude00", "a b");
-    putRaw(names.stream().map(n -> "u/" + n).toList());
-    MetaStorage storage = storage();
-
-    List<String> listed = storage.list(at("u")).toList().stream().map(FileEntry::name).toList();
-
-    assertThat(listed).containsExactlyElementsOf(names.stream().sorted(UTF8_ORDER).toList());
-  }
-
-  @Test
   void keysAreKeptAsWritten() throws Exception {
+    // A tab cannot travel in XML 1.0: the listing needs encoding-type=url.
     MetaStorage storage = storage();
     List<String> names = List.of("a b", "100%", "x+y", "q?a=1&b", "<tag>", "caf\u00e9", "tab\tx");
     for (String name : names) {
