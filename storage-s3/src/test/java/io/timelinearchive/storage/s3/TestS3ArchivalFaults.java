@@ -41,6 +41,7 @@ class TestS3ArchivalFaults {
   private MetaStorage faulty;
   private StorageLocation base;
   private StorageLocation meta;
+  private Map<String, byte[]> original;
   private InvariantChecker checker;
 
   @BeforeEach
@@ -49,7 +50,8 @@ class TestS3ArchivalFaults {
     base = StorageLocation.of("s3://" + bucket + "/tables/t");
     meta = base.resolve(HoodieTable.META_FOLDER);
     direct = SERVER.open(bucket, Map.of());
-    checker = new InvariantChecker(AbstractS3ArchivalTest.writeTable(direct, base, SPEC));
+    original = AbstractS3ArchivalTest.writeTable(direct, base, SPEC);
+    checker = new InvariantChecker(original);
     proxy = new FaultProxy(SERVER.endpoint());
     Map<String, String> config = new HashMap<>(SERVER.config());
     config.put(S3Config.ENDPOINT, proxy.endpoint().toString());
@@ -146,9 +148,16 @@ class TestS3ArchivalFaults {
 
   @Test
   void unreadableInstantFileFailsTheRunBeforeAnyWrite() throws Exception {
+    // the oldest completed commit: selected first, and not empty, so the archiver must read it
+    String oldestCommit =
+        original.keySet().stream()
+            .filter(n -> n.endsWith(".commit"))
+            .sorted()
+            .findFirst()
+            .orElseThrow();
     proxy.rule(
         Rule.every(
-            r -> r.isGetObject() && r.path().endsWith(".commit") && r.path().contains("2026020100"),
+            r -> r.isGetObject() && r.path().endsWith("/" + oldestCommit),
             Fault.respond(500, "InternalError")));
 
     assertThatThrownBy(this::archive).isInstanceOf(IOException.class);
