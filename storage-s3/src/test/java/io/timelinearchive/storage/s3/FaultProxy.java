@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -147,6 +148,8 @@ final class FaultProxy implements AutoCloseable {
     while (!server.isClosed()) {
       try {
         Socket client = server.accept();
+        // small head and body writes must not wait for delayed ACKs (Nagle)
+        client.setTcpNoDelay(true);
         open.add(client);
         connections.execute(() -> serve(client));
       } catch (IOException e) {
@@ -159,7 +162,7 @@ final class FaultProxy implements AutoCloseable {
     Socket server = null;
     try (client) {
       InputStream fromClient = new BufferedInputStream(client.getInputStream());
-      OutputStream toClient = client.getOutputStream();
+      OutputStream toClient = new BufferedOutputStream(client.getOutputStream());
       InputStream fromServer = null;
       while (true) {
         String head = readHead(fromClient);
@@ -202,10 +205,11 @@ final class FaultProxy implements AutoCloseable {
           default -> {
             if (server == null) {
               server = new Socket(upstream.getHost(), upstream.getPort());
+              server.setTcpNoDelay(true);
               open.add(server);
               fromServer = new BufferedInputStream(server.getInputStream());
             }
-            OutputStream toServer = server.getOutputStream();
+            OutputStream toServer = new BufferedOutputStream(server.getOutputStream());
             toServer.write(head.getBytes(ISO_8859_1));
             toServer.write(body);
             toServer.flush();
