@@ -107,8 +107,9 @@ final class AzureBlobDeleter {
     BlobBatch batch = batchClient.getBlobBatch();
     List<Response<Void>> responses = new ArrayList<>(chunk.size());
     for (Map.Entry<StorageLocation, String> entry : chunk) {
-      // The URL overload: the (container, name) one builds a path Azurite does not route
-      // (https://github.com/Azure/Azurite/issues/1809), and the URL is what the service signs.
+      // The URL overload: the (container, name) one escapes the '/' of folder paths
+      // (https://github.com/Azure/azure-sdk-for-java/issues/45980) and leaves the account out of
+      // path-style emulator URLs (https://github.com/Azure/Azurite/issues/1809).
       String url = container.getBlobClient(entry.getValue()).getBlobUrl();
       responses.add(batch.deleteBlob(url, DeleteSnapshotsOptionType.INCLUDE, null));
     }

@@ -24,7 +24,6 @@ import com.azure.storage.blob.specialized.AppendBlobClient;
 import com.azure.storage.common.StorageSharedKeyCredential;
 import com.azure.storage.common.policy.RequestRetryOptions;
 import io.timelinearchive.storage.AppendableLog;
-import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.FileIterator;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.OutcomeUnknownException;
@@ -34,15 +33,11 @@ import java.io.InputStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.Collection;
-import java.util.Deque;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -63,10 +58,6 @@ final class AzureMetaStorage implements MetaStorage {
    * starts a new archive file before a run could hit the hard limit half-way.
    */
   static final int APPEND_BLOCK_HEADROOM = 1_000;
-
-  // Directories of accounts with a hierarchical namespace (and those Hadoop's drivers create on
-  // flat ones) list as empty blobs carrying this metadata; they are not files.
-  private static final String FOLDER_MARKER = "hdi_isfolder";
 
   private final AzureStorageConfig config;
   private final BlobContainerClient container;
@@ -148,7 +139,7 @@ final class AzureMetaStorage implements MetaStorage {
     } catch (RuntimeException e) {
       throw AzureErrors.toIoException("list", folder, e);
     }
-    return new Listing(folder, prefix, pages);
+    return new AzureListing(folder, prefix, pages);
   }
 
   @Override
@@ -329,60 +320,6 @@ final class AzureMetaStorage implements MetaStorage {
       return MessageDigest.getInstance("MD5").digest(content);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JDK has MD5", e);
-    }
-  }
-
-  /** The files of one folder, one service page at a time. */
-  private static final class Listing implements FileIterator {
-    private final StorageLocation folder;
-    private final String prefix;
-    private final Iterator<PagedResponse<BlobItem>> pages;
-    private final Deque<FileEntry> page = new ArrayDeque<>();
-
-    Listing(StorageLocation folder, String prefix, Iterator<PagedResponse<BlobItem>> pages) {
-      this.folder = folder;
-      this.prefix = prefix;
-      this.pages = pages;
-    }
-
-    @Override
-    public boolean hasNext() throws IOException {
-      try {
-        while (page.isEmpty() && pages.hasNext()) {
-          for (BlobItem item : pages.next().getValue()) {
-            if (Boolean.TRUE.equals(item.isPrefix()) || isFolderMarker(item)) {
-              continue;
-            }
-            String name = item.getName().substring(prefix.length());
-            page.add(
-                new FileEntry(
-                    folder.resolve(name),
-                    item.getProperties().getContentLength(),
-                    item.getProperties().getLastModified() == null
-                        ? Instant.EPOCH
-                        : item.getProperties().getLastModified().toInstant()));
-          }
-        }
-      } catch (RuntimeException e) {
-        if (AzureErrors.isNotFound(e)) {
-          return false; // no container, no files
-        }
-        throw AzureErrors.toIoException("list", folder, e);
-      }
-      return !page.isEmpty();
-    }
-
-    @Override
-    public FileEntry next() throws IOException {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      return page.removeFirst();
-    }
-
-    private static boolean isFolderMarker(BlobItem item) {
-      Map<String, String> metadata = item.getMetadata();
-      return metadata != null && "true".equalsIgnoreCase(metadata.get(FOLDER_MARKER));
     }
   }
 }
