@@ -1,7 +1,10 @@
 package io.timelinearchive.storage.azure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
+import com.azure.core.util.BinaryData;
+import com.azure.storage.blob.BlobClient;
 import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.models.BlobProperties;
 import com.azure.storage.blob.models.BlobType;
@@ -37,7 +40,7 @@ class TestTimelineArchiverAzurite {
       new SampleTable.Spec(40, false, 0, 4, 0, 0, false, LocalDateTime.of(2026, 3, 1, 0, 0), 11);
 
   @Test
-  void threeRunsAppendToOneAppendBlob() throws Exception {
+  void threeRunsAppendToOneAppendBlobThenAFourthRollsOverFromABlockBlob() throws Exception {
     BlobContainerClient container = Azurite.get().newContainer();
     StorageLocation base =
         Azurite.rootOf(container.getBlobContainerName()).resolve("warehouse/orders");
@@ -52,10 +55,10 @@ class TestTimelineArchiverAzurite {
       archiveFolder = table.archiveFolder();
       checker = new InvariantChecker(InvariantChecker.snapshot(storage, meta));
     }
-    // Hudi archives once more than 30 commits are completed: with 4 instants per run, the 40
-    // commits take three runs (40, 36, 32 before them) to get under the limit.
+    // Hudi archives once more than 30 commits are completed: with 3 instants per run, the 40
+    // commits take four runs (40, 37, 34, 31 before them) to get under the limit.
     Map<String, String> config = new HashMap<>(Azurite.get().config());
-    config.put(ArchivalPolicy.MAX_INSTANTS_PER_RUN, "4");
+    config.put(ArchivalPolicy.MAX_INSTANTS_PER_RUN, "3");
     String archiveFile = ArchiveFileName.of(1);
 
     List<Instant> archived = new ArrayList<>();
@@ -83,13 +86,36 @@ class TestTimelineArchiverAzurite {
       archived.addAll(result.archived());
     }
 
+    // Hudi writing through ABFS leaves its archive files as block blobs. Make the archive file one
+    // (same bytes): the next run cannot append to it and starts version 2, an append blob.
+    BlobClient first = container.getBlobClient(archiveFolder.resolve(archiveFile).path());
+    byte[] firstBytes = first.downloadContent().toBytes();
+    first.delete();
+    first.getBlockBlobClient().upload(BinaryData.fromBytes(firstBytes));
+    ArchiveResult fourth;
+    try (TimelineArchiver archiver = TimelineArchiver.open(base.toString(), config)) {
+      fourth = archiver.archiveIfRequired();
+    }
+    assertThat(fourth.archived()).isNotEmpty();
+    assertThat(fourth.archiveFilesWritten())
+        .extracting(ArchiveResult.WrittenFile::name, ArchiveResult.WrittenFile::appended)
+        .containsExactly(tuple(ArchiveFileName.of(2), false));
+    assertThat(
+            container
+                .getBlobClient(archiveFolder.resolve(ArchiveFileName.of(2)).path())
+                .getProperties()
+                .getBlobType())
+        .isEqualTo(BlobType.APPEND_BLOB);
+    assertThat(first.downloadContent().toBytes()).isEqualTo(firstBytes);
+    archived.addAll(fourth.archived());
+
     try (MetaStorage storage = MetaStorages.open(base, Azurite.get().config())) {
       // nothing lost or changed, no holes, nothing archived twice (a loss or a duplicate of an
       // earlier run would still show)
       assertThat(checker.check(storage, meta, archiveFolder)).isEmpty();
       ArchivedTimeline timeline =
           ArchivedTimeline.load(storage, archiveFolder, ArchiveReadOptions.all());
-      assertThat(timeline.files()).hasSize(1);
+      assertThat(timeline.files()).hasSize(2);
       assertThat(timeline.instants())
           .extracting(ArchivedInstant::instant)
           .containsExactlyInAnyOrderElementsOf(archived)
