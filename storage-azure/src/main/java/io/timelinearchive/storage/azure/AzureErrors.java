@@ -1,0 +1,85 @@
+package io.timelinearchive.storage.azure;
+
+import com.azure.core.exception.HttpResponseException;
+import com.azure.storage.blob.models.BlobErrorCode;
+import com.azure.storage.blob.models.BlobStorageException;
+import io.timelinearchive.storage.StorageLocation;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import java.util.concurrent.TimeoutException;
+
+/** Turns the SDK's unchecked failures into the checked ones the storage SPI promises. */
+final class AzureErrors {
+  private AzureErrors() {}
+
+  static boolean isNotFound(Throwable e) {
+    return e instanceof BlobStorageException b && b.getStatusCode() == 404;
+  }
+
+  /**
+   * The answers of a conditional create whose target exists. The service answers {@code 409
+   * BlobAlreadyExists} to a Put Blob with {@code If-None-Match: *}, but {@code 412 ConditionNotMet}
+   * is documented for the same condition on other operations and seen from proxies; either means
+   * the blob was there.
+   */
+  static boolean isAlreadyExists(Throwable e) {
+    if (!(e instanceof BlobStorageException b)) {
+      return false;
+    }
+    return (b.getStatusCode() == 409 && BlobErrorCode.BLOB_ALREADY_EXISTS.equals(b.getErrorCode()))
+        || (b.getStatusCode() == 412
+            && (b.getErrorCode() == null
+                || BlobErrorCode.CONDITION_NOT_MET.equals(b.getErrorCode())));
+  }
+
+  /** The status and error code of a service answer, without its body (which may echo input). */
+  static String reason(Throwable e) {
+    if (e instanceof BlobStorageException b) {
+      return b.getStatusCode() + (b.getErrorCode() == null ? "" : " " + b.getErrorCode());
+    }
+    if (e instanceof HttpResponseException h && h.getResponse() != null) {
+      return Integer.toString(h.getResponse().getStatusCode());
+    }
+    return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+  }
+
+  /**
+   * An I/O failure of {@code action} on {@code location}, or {@code e} itself when it is a
+   * programming error rather than a failed request.
+   */
+  static IOException toIoException(String action, StorageLocation location, RuntimeException e) {
+    if (isNotFound(e)) {
+      NoSuchFileException missing =
+          new NoSuchFileException(location.toString(), null, action + ": " + reason(e));
+      missing.initCause(e);
+      return missing;
+    }
+    if (e instanceof BlobStorageException b && b.getStatusCode() == 403) {
+      AccessDeniedException denied =
+          new AccessDeniedException(location.toString(), null, action + ": " + reason(e));
+      denied.initCause(e);
+      return denied;
+    }
+    if (e instanceof HttpResponseException) {
+      return new IOException(action + " " + location + " failed: " + reason(e), e);
+    }
+    if (e instanceof UncheckedIOException u) {
+      return new IOException(action + " " + location + " failed: " + u.getCause().getMessage(), e);
+    }
+    Throwable cause = reactor.core.Exceptions.unwrap(e);
+    if (cause instanceof InterruptedException) {
+      Thread.currentThread().interrupt();
+      InterruptedIOException interrupted =
+          new InterruptedIOException(action + " " + location + " interrupted");
+      interrupted.initCause(e);
+      return interrupted;
+    }
+    if (cause instanceof IOException || cause instanceof TimeoutException) {
+      return new IOException(action + " " + location + " failed: " + cause, e);
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,325 @@
+package io.timelinearchive.storage.azure;
+
+import static java.util.Objects.requireNonNull;
+
+import com.azure.core.http.policy.HttpPipelinePolicy;
+import com.azure.core.http.rest.PagedResponse;
+import com.azure.core.util.BinaryData;
+import com.azure.identity.DefaultAzureCredentialBuilder;
+import com.azure.storage.blob.BlobClient;
+import com.azure.storage.blob.BlobContainerClient;
+import com.azure.storage.blob.BlobServiceClientBuilder;
+import com.azure.storage.blob.batch.BlobBatchClientBuilder;
+import com.azure.storage.blob.models.BlobItem;
+import com.azure.storage.blob.models.BlobListDetails;
+import com.azure.storage.blob.models.BlobProperties;
+import com.azure.storage.blob.models.BlobRequestConditions;
+import com.azure.storage.blob.models.BlobType;
+import com.azure.storage.blob.models.ConsistentReadControl;
+import com.azure.storage.blob.models.ListBlobsOptions;
+import com.azure.storage.blob.options.AppendBlobCreateOptions;
+import com.azure.storage.blob.options.BlobInputStreamOptions;
+import com.azure.storage.blob.options.BlockBlobSimpleUploadOptions;
+import com.azure.storage.blob.specialized.AppendBlobClient;
+import com.azure.storage.common.StorageSharedKeyCredential;
+import com.azure.storage.common.policy.RequestRetryOptions;
+import io.timelinearchive.storage.AppendableLog;
+import io.timelinearchive.storage.FileIterator;
+import io.timelinearchive.storage.MetaStorage;
+import io.timelinearchive.storage.OutcomeUnknownException;
+import io.timelinearchive.storage.StorageLocation;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One container of an Azure storage account, through the Blob service (also for ADLS Gen2 accounts,
+ * whose blob endpoint serves the same data): block blobs for instant files, append blobs for
+ * archive logs.
+ */
+final class AzureMetaStorage implements MetaStorage {
+  /** The service's limit on the blocks of one append blob. */
+  static final int MAX_APPEND_BLOCKS = 50_000;
+
+  /**
+   * An append blob with fewer free blocks than this is not opened for appending: the archiver then
+   * starts a new archive file before a run could hit the hard limit half-way.
+   */
+  static final int APPEND_BLOCK_HEADROOM = 1_000;
+
+  private final AzureStorageConfig config;
+  private final BlobContainerClient container;
+  private final AzureBlobDeleter deleter;
+  private final ThreadPoolExecutor deleteExecutor;
+  private final int appendBlockLimit;
+
+  /**
+   * @param appendBlockLimit the most blocks an append blob may hold ({@link #MAX_APPEND_BLOCKS} but
+   *     in tests)
+   * @param extraPolicies added to every request's pipeline after the retry policy (tests inject
+   *     faults with them)
+   */
+  AzureMetaStorage(
+      AzureStorageConfig config,
+      RequestRetryOptions retryOptions,
+      int appendBlockLimit,
+      List<HttpPipelinePolicy> extraPolicies) {
+    this.config = requireNonNull(config, "config is null");
+    requireNonNull(retryOptions, "retryOptions is null");
+    requireNonNull(extraPolicies, "extraPolicies is null");
+    if (appendBlockLimit < 1 || appendBlockLimit > MAX_APPEND_BLOCKS) {
+      throw new IllegalArgumentException("appendBlockLimit out of range: " + appendBlockLimit);
+    }
+    this.appendBlockLimit = appendBlockLimit;
+
+    BlobServiceClientBuilder builder = new BlobServiceClientBuilder().retryOptions(retryOptions);
+    AzureStorageConfig.Credentials credentials = config.credentials();
+    switch (credentials.kind()) {
+      case CONNECTION_STRING -> builder.connectionString(credentials.secret());
+      case ACCOUNT_KEY ->
+          builder.credential(
+              new StorageSharedKeyCredential(config.account(), credentials.secret()));
+      case SAS_TOKEN -> builder.sasToken(credentials.secret());
+      case DEFAULT_CHAIN -> builder.credential(new DefaultAzureCredentialBuilder().build());
+    }
+    if (!config.endpointFromConnectionString()) {
+      builder.endpoint(config.endpoint());
+    }
+    builder.addPolicy(new AttemptCounter());
+    extraPolicies.forEach(builder::addPolicy);
+    this.container = builder.buildClient().getBlobContainerClient(config.container());
+
+    this.deleteExecutor =
+        new ThreadPoolExecutor(
+            config.deleteParallelism(),
+            config.deleteParallelism(),
+            30,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            runnable -> {
+              Thread thread = new Thread(runnable, "azure-delete-" + config.container());
+              thread.setDaemon(true);
+              return thread;
+            });
+    deleteExecutor.allowCoreThreadTimeOut(true);
+    this.deleter =
+        new AzureBlobDeleter(
+            container,
+            new BlobBatchClientBuilder(container).buildClient(),
+            deleteExecutor,
+            config.deleteBatchSize(),
+            config.deleteParallelism(),
+            config.account() + "/" + config.container());
+  }
+
+  @Override
+  public FileIterator list(StorageLocation folder) throws IOException {
+    String path = check(folder);
+    String prefix = path.isEmpty() ? "" : path + "/";
+    ListBlobsOptions options =
+        new ListBlobsOptions()
+            .setPrefix(prefix)
+            .setMaxResultsPerPage(config.listPageSize())
+            .setDetails(new BlobListDetails().setRetrieveMetadata(true));
+    Iterator<PagedResponse<BlobItem>> pages;
+    try {
+      pages = container.listBlobsByHierarchy("/", options, null).iterableByPage().iterator();
+    } catch (RuntimeException e) {
+      throw AzureErrors.toIoException("list", folder, e);
+    }
+    return new AzureListing(folder, prefix, pages);
+  }
+
+  @Override
+  public byte[] read(StorageLocation file) throws IOException {
+    BlobClient blob = blob(file);
+    try {
+      return blob.downloadContent().toBytes();
+    } catch (RuntimeException e) {
+      throw AzureErrors.toIoException("read", file, e);
+    }
+  }
+
+  @Override
+  public InputStream open(StorageLocation file) throws IOException {
+    BlobClient blob = blob(file);
+    try {
+      // Archive logs only grow and instant files are written once, so reading up to the length
+      // seen at open is consistent without pinning the ETag, which would make a reader fail
+      // whenever an archiver appends meanwhile.
+      return blob.openInputStream(
+          new BlobInputStreamOptions().setConsistentReadControl(ConsistentReadControl.NONE));
+    } catch (RuntimeException e) {
+      throw AzureErrors.toIoException("open", file, e);
+    }
+  }
+
+  @Override
+  public void createExclusive(StorageLocation file, byte[] content) throws IOException {
+    requireNonNull(content, "content is null");
+    BlobClient blob = blob(file);
+    AtomicInteger attempts = new AtomicInteger();
+    BlockBlobSimpleUploadOptions options =
+        new BlockBlobSimpleUploadOptions(BinaryData.fromBytes(content.clone()))
+            .setContentMd5(md5(content))
+            .setRequestConditions(new BlobRequestConditions().setIfNoneMatch("*"));
+    try {
+      blob.getBlockBlobClient().uploadWithResponse(options, null, AttemptCounter.context(attempts));
+    } catch (RuntimeException e) {
+      if (AzureErrors.isAlreadyExists(e)) {
+        if (attempts.get() > 1) {
+          throw new OutcomeUnknownException(
+              file
+                  + " exists after the create was retried ("
+                  + attempts.get()
+                  + " attempts); an earlier attempt of this call may have written it",
+              e);
+        }
+        FileAlreadyExistsException exists = new FileAlreadyExistsException(file.toString());
+        exists.initCause(e);
+        throw exists;
+      }
+      throw AzureErrors.toIoException("create", file, e);
+    }
+  }
+
+  /**
+   * Opens an append blob, creating it if missing.
+   *
+   * @throws IOException if the blob cannot take more appends: it is a block or page blob (written
+   *     by another tool), it is sealed, or it is within {@link #APPEND_BLOCK_HEADROOM} blocks of
+   *     the service's limit; the archiver then starts a new archive file
+   */
+  @Override
+  public Optional<AppendableLog> openLog(StorageLocation file) throws IOException {
+    AppendBlobClient client = blob(file).getAppendBlobClient();
+    BlobProperties properties;
+    try {
+      properties = propertiesOrCreate(file, client);
+    } catch (RuntimeException e) {
+      throw AzureErrors.toIoException("open for appending", file, e);
+    }
+    if (properties.getBlobType() != BlobType.APPEND_BLOB) {
+      throw new IOException(
+          file + " is a " + properties.getBlobType() + ", not an append blob; cannot append to it");
+    }
+    if (Boolean.TRUE.equals(properties.isSealed())) {
+      throw new IOException(file + " is a sealed append blob; cannot append to it");
+    }
+    int blocks =
+        properties.getCommittedBlockCount() == null ? 0 : properties.getCommittedBlockCount();
+    // the small limits of tests shrink the headroom with them
+    int headroom = Math.max(1, Math.min(APPEND_BLOCK_HEADROOM, appendBlockLimit / 10));
+    if (blocks > appendBlockLimit - headroom) {
+      throw new IOException(
+          file
+              + " holds "
+              + blocks
+              + " blocks, near the append blob limit of "
+              + appendBlockLimit
+              + "; write to a new file");
+    }
+    return Optional.of(
+        new AzureAppendableLog(file, client, properties.getBlobSize(), blocks, appendBlockLimit));
+  }
+
+  private static BlobProperties propertiesOrCreate(StorageLocation file, AppendBlobClient client) {
+    try {
+      return client.getProperties();
+    } catch (RuntimeException e) {
+      if (!AzureErrors.isNotFound(e)) {
+        throw e;
+      }
+    }
+    try {
+      client.createWithResponse(
+          new AppendBlobCreateOptions()
+              .setRequestConditions(new BlobRequestConditions().setIfNoneMatch("*")),
+          null,
+          null);
+    } catch (RuntimeException e) {
+      // created meanwhile by another writer or by a retried attempt of ours: either way it exists
+      if (!AzureErrors.isAlreadyExists(e)) {
+        throw e;
+      }
+    }
+    return client.getProperties();
+  }
+
+  @Override
+  public void deleteAll(Collection<StorageLocation> files) throws IOException {
+    Map<StorageLocation, String> blobs = new LinkedHashMap<>();
+    for (StorageLocation file : files) {
+      blobs.put(file, name(file));
+    }
+    if (!blobs.isEmpty()) {
+      deleter.deleteAll(blobs);
+    }
+  }
+
+  AzureBlobDeleter.Mode deleteMode() {
+    return deleter.mode();
+  }
+
+  BlobContainerClient containerClient() {
+    return container;
+  }
+
+  @Override
+  public void close() {
+    deleteExecutor.shutdownNow();
+  }
+
+  @Override
+  public String toString() {
+    return "AzureMetaStorage[" + config.scheme() + "://" + config.authority() + "]";
+  }
+
+  private BlobClient blob(StorageLocation file) {
+    return container.getBlobClient(name(file));
+  }
+
+  private String name(StorageLocation file) {
+    String path = check(file);
+    if (path.isEmpty()) {
+      throw new IllegalArgumentException("not a file but the container root: " + file);
+    }
+    return path;
+  }
+
+  private String check(StorageLocation location) {
+    requireNonNull(location, "location is null");
+    if (!location.scheme().equals(config.scheme())
+        || !location.authority().equals(config.authority())) {
+      throw new IllegalArgumentException(
+          "location "
+              + location
+              + " is outside this storage ("
+              + config.scheme()
+              + "://"
+              + config.authority()
+              + ")");
+    }
+    return location.path();
+  }
+
+  private static byte[] md5(byte[] content) {
+    try {
+      return MessageDigest.getInstance("MD5").digest(content);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has MD5", e);
+    }
+  }
+}

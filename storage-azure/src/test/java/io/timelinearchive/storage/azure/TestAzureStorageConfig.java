@@ -1,0 +1,187 @@
+package io.timelinearchive.storage.azure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.timelinearchive.storage.StorageLocation;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class TestAzureStorageConfig {
+  private static final String KEY = Azurite.KEY;
+
+  @ParameterizedTest
+  @ValueSource(strings = {"abfs", "abfss", "wasb", "wasbs"})
+  void everySchemeTalksToTheBlobEndpoint(String scheme) {
+    for (String service : new String[] {"dfs", "blob"}) {
+      AzureStorageConfig config =
+          AzureStorageConfig.from(
+              StorageLocation.of(
+                  scheme + "://tables@myaccount." + service + ".core.windows.net/db/t1"),
+              Map.of());
+
+      assertThat(config.account()).isEqualTo("myaccount");
+      assertThat(config.container()).isEqualTo("tables");
+      assertThat(config.endpoint()).isEqualTo("https://myaccount.blob.core.windows.net");
+      assertThat(config.scheme()).isEqualTo(scheme);
+      assertThat(config.credentials().kind())
+          .isEqualTo(AzureStorageConfig.Credentials.Kind.DEFAULT_CHAIN);
+    }
+  }
+
+  @Test
+  void otherCloudsKeepTheirSuffix() {
+    AzureStorageConfig config =
+        AzureStorageConfig.from(
+            StorageLocation.of("abfss://data@acct.dfs.core.chinacloudapi.cn/x"), Map.of());
+
+    assertThat(config.endpoint()).isEqualTo("https://acct.blob.core.chinacloudapi.cn");
+  }
+
+  @Test
+  void endpointOverrideIsUsedAsWritten() {
+    AzureStorageConfig config =
+        AzureStorageConfig.from(
+            StorageLocation.of("wasb://data@devstoreaccount1/x"),
+            Map.of(AzureStorageConfig.ENDPOINT, "http://127.0.0.1:10000/devstoreaccount1/"));
+
+    assertThat(config.account()).isEqualTo("devstoreaccount1");
+    assertThat(config.endpoint()).isEqualTo("http://127.0.0.1:10000/devstoreaccount1");
+  }
+
+  @Test
+  void bareAccountNeedsAnEndpoint() {
+    assertThatThrownBy(
+            () -> AzureStorageConfig.from(StorageLocation.of("abfs://data@acct/x"), Map.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("azure.endpoint");
+  }
+
+  @Test
+  void connectionStringMayNameTheEndpoint() {
+    AzureStorageConfig config =
+        AzureStorageConfig.from(
+            StorageLocation.of("abfs://data@devstoreaccount1/x"),
+            Map.of(
+                AzureStorageConfig.CONNECTION_STRING,
+                "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey="
+                    + KEY
+                    + ";BlobEndpoint=http://127.0.0.1:1234/devstoreaccount1;"));
+
+    assertThat(config.endpoint()).isEqualTo("http://127.0.0.1:1234/devstoreaccount1");
+    assertThat(config.endpointFromConnectionString()).isTrue();
+  }
+
+  @Test
+  void locationsWithoutContainerAreRejected() {
+    assertThatThrownBy(
+            () ->
+                AzureStorageConfig.from(
+                    StorageLocation.of("abfs://acct.dfs.core.windows.net/x"), Map.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("container@account");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"Upper", "a", "a--b", "-ab", "ab-", "under_score"})
+  void invalidContainerNamesAreRejected(String container) {
+    assertThatThrownBy(
+            () ->
+                AzureStorageConfig.from(
+                    StorageLocation.of("abfs://" + container + "@acct.dfs.core.windows.net/x"),
+                    Map.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("invalid container name '" + container + "'");
+  }
+
+  @Test
+  void otherSchemesAreRejected() {
+    assertThatThrownBy(
+            () ->
+                AzureStorageConfig.from(
+                    StorageLocation.of("s3://data@acct.blob.core.windows.net/x"), Map.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not an Azure location");
+  }
+
+  @Test
+  void atMostOneCredentialIsGiven() {
+    assertThatThrownBy(
+            () ->
+                from(
+                    Map.of(
+                        AzureStorageConfig.ACCOUNT_KEY,
+                        KEY,
+                        AzureStorageConfig.SAS_TOKEN,
+                        "sv=2020&sig=abc")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("azure.account-key")
+        .hasMessageContaining("azure.sas-token");
+  }
+
+  @Test
+  void secretsStayOutOfMessagesAndToString() {
+    String badKey = "not base64 but secret!";
+    assertThatThrownBy(() -> from(Map.of(AzureStorageConfig.ACCOUNT_KEY, badKey)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("azure.account-key")
+        .hasMessageNotContaining("secret");
+    String badSas = "sv=2020&secretvalue";
+    assertThatThrownBy(() -> from(Map.of(AzureStorageConfig.SAS_TOKEN, badSas)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("azure.sas-token")
+        .hasMessageNotContaining("secretvalue");
+
+    AzureStorageConfig withKey = from(Map.of(AzureStorageConfig.ACCOUNT_KEY, KEY));
+    AzureStorageConfig withSas = from(Map.of(AzureStorageConfig.SAS_TOKEN, "?sv=2020&sig=s3cr3t"));
+    AzureStorageConfig withConnectionString =
+        from(
+            Map.of(
+                AzureStorageConfig.CONNECTION_STRING,
+                "AccountName=acct;AccountKey=" + KEY + ";EndpointSuffix=core.windows.net"));
+
+    assertThat(withKey.toString()).doesNotContain(KEY).contains("account_key");
+    assertThat(withSas.credentials().secret()).isEqualTo("sv=2020&sig=s3cr3t");
+    assertThat(withSas.toString()).doesNotContain("s3cr3t");
+    assertThat(withConnectionString.toString()).doesNotContain(KEY);
+  }
+
+  @Test
+  void numericSettingsAreBounded() {
+    assertThat(from(Map.of()).deleteBatchSize()).isEqualTo(256);
+    assertThat(from(Map.of(AzureStorageConfig.DELETE_BATCH_SIZE, "100")).deleteBatchSize())
+        .isEqualTo(100);
+    assertThatThrownBy(() -> from(Map.of(AzureStorageConfig.DELETE_BATCH_SIZE, "257")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("azure.delete-batch-size must be between 1 and 256, got 257");
+    assertThatThrownBy(() -> from(Map.of(AzureStorageConfig.DELETE_PARALLELISM, "many")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("azure.delete-parallelism must be a whole number");
+    assertThatThrownBy(() -> from(Map.of(AzureStorageConfig.LIST_PAGE_SIZE, "0")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("azure.list-page-size");
+  }
+
+  @Test
+  void unknownAzureKeysAreRejectedAndOthersIgnored() {
+    Map<String, String> config = new HashMap<>();
+    config.put("s3.endpoint", "http://elsewhere");
+    config.put("hoodie.keep.min.commits", "20");
+    assertThat(from(config).account()).isEqualTo("acct");
+
+    config.put("azure.acount-key", KEY);
+    assertThatThrownBy(() -> from(config))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("unknown setting azure.acount-key")
+        .hasMessageContaining("azure.account-key")
+        .hasMessageNotContaining(KEY);
+  }
+
+  private static AzureStorageConfig from(Map<String, String> settings) {
+    return AzureStorageConfig.from(
+        StorageLocation.of("abfss://data@acct.dfs.core.windows.net/t"), settings);
+  }
+}
