@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * otherwise: a timeout, a reset connection, a 5xx. An answer in the 4xx range, or a failure to
  * connect at all, proves that attempt wrote nothing.
  */
-final class ExclusiveCreate implements AutoCloseable {
+final class ExclusiveCreate {
   private static final Logger LOG = LoggerFactory.getLogger(ExclusiveCreate.class);
   private static final long FIRST_BACKOFF_MILLIS = 50;
   private static final long MAX_BACKOFF_MILLIS = 2_000;
@@ -88,11 +88,6 @@ final class ExclusiveCreate implements AutoCloseable {
         throw interrupted;
       }
     }
-  }
-
-  @Override
-  public void close() throws Exception {
-    singleAttemptClient.close();
   }
 
   private static OutcomeUnknownException unknown(

@@ -46,6 +46,7 @@ import java.util.Optional;
 final class GcsMetaStorage implements MetaStorage {
   private final String bucket;
   private final Storage storage;
+  private final Storage singleAttemptStorage;
   private final GcsConfig config;
   private final ExclusiveCreate exclusiveCreate;
   private final BatchDelete batchDelete;
@@ -58,10 +59,10 @@ final class GcsMetaStorage implements MetaStorage {
   GcsMetaStorage(String bucket, Storage storage, Storage singleAttemptStorage, GcsConfig config) {
     this.bucket = requireNonNull(bucket, "bucket is null");
     this.storage = requireNonNull(storage, "storage is null");
+    this.singleAttemptStorage =
+        requireNonNull(singleAttemptStorage, "singleAttemptStorage is null");
     this.config = requireNonNull(config, "config is null");
-    this.exclusiveCreate =
-        new ExclusiveCreate(
-            requireNonNull(singleAttemptStorage, "singleAttemptStorage is null"), config.retries());
+    this.exclusiveCreate = new ExclusiveCreate(singleAttemptStorage, config.retries());
     this.batchDelete =
         new BatchDelete(storage, config.batchSize(), config.parallelism(), config.retries());
   }
@@ -144,13 +145,23 @@ final class GcsMetaStorage implements MetaStorage {
 
   @Override
   public void close() throws IOException {
-    try {
-      storage.close();
-      exclusiveCreate.close();
-    } catch (IOException | RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IOException("cannot close the GCS client", e);
+    Exception failure = null;
+    for (Storage client : new Storage[] {storage, singleAttemptStorage}) {
+      try {
+        client.close();
+      } catch (Exception e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure instanceof IOException io) {
+      throw io;
+    }
+    if (failure != null) {
+      throw new IOException("cannot close the GCS client", failure);
     }
   }
 

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -111,17 +112,37 @@ final class FakeGcsServer implements AutoCloseable {
   }
 
   void createBucket(String name) {
-    HttpRequest request =
+    send(
         HttpRequest.newBuilder(URI.create(endpoint() + "/storage/v1/b?project=" + PROJECT))
             .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"" + name + "\"}"))
-            .timeout(Duration.ofSeconds(30))
-            .build();
+            .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"" + name + "\"}")),
+        "create bucket " + name);
+  }
+
+  /** Uploads an object with any name, even one no location can hold (such as "folder/"). */
+  void upload(String bucket, String name, byte[] content) {
+    send(
+        HttpRequest.newBuilder(
+                URI.create(
+                    endpoint()
+                        + "/upload/storage/v1/b/"
+                        + bucket
+                        + "/o?uploadType=media&name="
+                        + URLEncoder.encode(name, UTF_8)))
+            .header("Content-Type", "application/octet-stream")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(content)),
+        "upload " + name);
+  }
+
+  private void send(HttpRequest.Builder request, String what) {
     try {
-      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response =
+          http.send(
+              request.timeout(Duration.ofSeconds(30)).build(),
+              HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() != 200) {
         throw new IllegalStateException(
-            "cannot create bucket " + name + ": " + response.statusCode() + " " + response.body());
+            "cannot " + what + ": " + response.statusCode() + " " + response.body());
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -42,7 +43,10 @@ final class FaultProxy implements AutoCloseable {
     TOO_MANY_REQUESTS
   }
 
-  record Request(String method, String target) {
+  /**
+   * @param authorization the Authorization header, or empty
+   */
+  record Request(String method, String target, String authorization) {
     boolean isUpload() {
       return target.startsWith("/upload/");
     }
@@ -79,6 +83,12 @@ final class FaultProxy implements AutoCloseable {
   private final List<Hook> hooks = new CopyOnWriteArrayList<>();
   private final List<Request> requests = new CopyOnWriteArrayList<>();
   private volatile UnaryOperator<String> batchBodyRewrite = UnaryOperator.identity();
+
+  static {
+    // Headers and body go out in separate writes; with Nagle's algorithm on, each answer waits
+    // for the client's delayed ACK (tens of milliseconds a request).
+    System.setProperty("sun.net.httpserver.nodelay", "true");
+  }
 
   private FaultProxy(String upstream) throws IOException {
     this.upstream = requireNonNull(upstream, "upstream is null");
@@ -149,7 +159,12 @@ final class FaultProxy implements AutoCloseable {
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
       Request request =
-          new Request(exchange.getRequestMethod(), exchange.getRequestURI().toString());
+          new Request(
+              exchange.getRequestMethod(),
+              exchange.getRequestURI().toString(),
+              String.valueOf(
+                  Optional.ofNullable(exchange.getRequestHeaders().getFirst("Authorization"))
+                      .orElse("")));
       requests.add(request);
       byte[] body = exchange.getRequestBody().readAllBytes();
       Fault fault = faultFor(request);
