@@ -36,7 +36,8 @@ final class InMemoryMetaStorage implements MetaStorage {
   }
 
   static ConcurrentNavigableMap<String, ?> newVolume() {
-    return new ConcurrentSkipListMap<String, Blob>();
+    // Keys sort as object stores list them, so listing a prefix yields names in UTF-8 byte order.
+    return new ConcurrentSkipListMap<String, Blob>(Utf8Order.COMPARATOR);
   }
 
   @SuppressWarnings("unchecked")
@@ -47,7 +48,7 @@ final class InMemoryMetaStorage implements MetaStorage {
 
   @Override
   public FileIterator list(StorageLocation folder) {
-    String prefix = key(folder) + "/";
+    String prefix = folder.path().isEmpty() ? key(folder) : key(folder) + "/";
     List<FileEntry> entries = new ArrayList<>();
     for (Map.Entry<String, Blob> e : blobs.tailMap(prefix, true).entrySet()) {
       String k = e.getKey();
@@ -91,14 +92,20 @@ final class InMemoryMetaStorage implements MetaStorage {
   @Override
   public Optional<AppendableLog> openLog(StorageLocation file) {
     String key = key(file);
-    blobs.putIfAbsent(key, new Blob(new byte[0], clock.instant()));
-    return Optional.of(new Log(file, key, blobs.get(key).content().length));
+    Blob fresh = new Blob(new byte[0], clock.instant());
+    Blob existing = blobs.putIfAbsent(key, fresh);
+    return Optional.of(new Log(file, key, (existing == null ? fresh : existing).content().length));
   }
 
   @Override
   public void deleteAll(Collection<StorageLocation> files) {
+    // Check every location before deleting any, so a bad one does not leave half a call done.
+    List<String> keys = new ArrayList<>(files.size());
     for (StorageLocation file : files) {
-      blobs.remove(key(file));
+      keys.add(key(file));
+    }
+    for (String key : keys) {
+      blobs.remove(key);
     }
   }
 

@@ -1,6 +1,7 @@
 package io.timelinearchive.storage;
 
 import java.io.IOException;
+import java.util.Locale;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
@@ -35,9 +36,10 @@ public final class MetaStorages {
    */
   public static MetaStorageFactory factoryFor(String scheme, ClassLoader loader) {
     Map<String, MetaStorageFactory> factories = discover(loader);
-    MetaStorageFactory factory = factories.get(scheme.toLowerCase(java.util.Locale.ROOT));
+    String lowerCase = scheme.toLowerCase(Locale.ROOT);
+    MetaStorageFactory factory = factories.get(lowerCase);
     if (factory == null) {
-      String module = MODULE_BY_SCHEME.get(scheme);
+      String module = MODULE_BY_SCHEME.get(lowerCase);
       throw new IllegalArgumentException(
           "no storage for scheme '"
               + scheme

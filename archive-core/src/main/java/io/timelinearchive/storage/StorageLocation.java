@@ -42,17 +42,17 @@ public record StorageLocation(String scheme, String authority, String path) {
   public static StorageLocation of(String text) {
     requireNonNull(text, "location is null");
     String s = text.strip();
-    if (s.startsWith("/")) {
-      return new StorageLocation("file", "", trimSlashes(s, text));
-    }
     int colon = s.indexOf(':');
-    if (colon <= 0) {
+    if (!s.startsWith("/") && colon <= 0) {
       throw new IllegalArgumentException(
           "invalid location '" + text + "': expected scheme://authority/path or an absolute path");
     }
-    String scheme = s.substring(0, colon);
-    String rest = s.substring(colon + 1);
     try {
+      if (s.startsWith("/")) {
+        return new StorageLocation("file", "", trimSlashes(s, text));
+      }
+      String scheme = s.substring(0, colon);
+      String rest = s.substring(colon + 1);
       if (rest.startsWith("//")) {
         rest = rest.substring(2);
         int slash = rest.indexOf('/');

@@ -1,0 +1,118 @@
+package io.timelinearchive.storage;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Collection;
+import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Counts the calls made to another storage, by kind, for the archiver's result and for benchmarks
+ * comparing a run with the fewest requests it could make. Thread-safe. A call counts when it is
+ * made, whether it succeeds or not. Closing this closes the counted storage.
+ */
+public final class CountingMetaStorage implements MetaStorage {
+  private final MetaStorage delegate;
+  private final LongAdder list = new LongAdder();
+  private final LongAdder read = new LongAdder();
+  private final LongAdder open = new LongAdder();
+  private final LongAdder createExclusive = new LongAdder();
+  private final LongAdder openLog = new LongAdder();
+  private final LongAdder append = new LongAdder();
+  private final LongAdder deletedFiles = new LongAdder();
+  private final LongAdder deleteCalls = new LongAdder();
+
+  public CountingMetaStorage(MetaStorage delegate) {
+    this.delegate = requireNonNull(delegate, "delegate is null");
+  }
+
+  /**
+   * The counts so far. Each count is exact for the calls made before this was called; while calls
+   * run in other threads, the counts of different kinds may be taken at slightly different times.
+   */
+  public RequestCounts counts() {
+    return new RequestCounts(
+        list.sum(),
+        read.sum(),
+        open.sum(),
+        createExclusive.sum(),
+        openLog.sum(),
+        append.sum(),
+        deletedFiles.sum(),
+        deleteCalls.sum());
+  }
+
+  @Override
+  public FileIterator list(StorageLocation folder) throws IOException {
+    list.increment();
+    return delegate.list(folder);
+  }
+
+  @Override
+  public byte[] read(StorageLocation file) throws IOException {
+    read.increment();
+    return delegate.read(file);
+  }
+
+  @Override
+  public InputStream open(StorageLocation file) throws IOException {
+    open.increment();
+    return delegate.open(file);
+  }
+
+  @Override
+  public void createExclusive(StorageLocation file, byte[] content) throws IOException {
+    createExclusive.increment();
+    delegate.createExclusive(file, content);
+  }
+
+  @Override
+  public Optional<AppendableLog> openLog(StorageLocation file) throws IOException {
+    openLog.increment();
+    return delegate.openLog(file).map(CountingLog::new);
+  }
+
+  @Override
+  public void deleteAll(Collection<StorageLocation> files) throws IOException {
+    // An empty call counts too: it shows a caller making calls it need not make.
+    deleteCalls.increment();
+    deletedFiles.add(files.size());
+    delegate.deleteAll(files);
+  }
+
+  @Override
+  public void close() throws IOException {
+    delegate.close();
+  }
+
+  private final class CountingLog implements AppendableLog {
+    private final AppendableLog log;
+
+    CountingLog(AppendableLog log) {
+      this.log = log;
+    }
+
+    @Override
+    public StorageLocation location() {
+      return log.location();
+    }
+
+    @Override
+    public long length() {
+      return log.length();
+    }
+
+    @Override
+    public void append(byte[] bytes) throws IOException {
+      append.increment();
+      log.append(bytes);
+    }
+
+    @Override
+    public void close() throws IOException {
+      log.close();
+    }
+  }
+}
