@@ -69,7 +69,8 @@ final class GcsMetaStorage implements MetaStorage {
 
   @Override
   public FileIterator list(StorageLocation folder) throws IOException {
-    String prefix = folder.path().isEmpty() ? "" : objectName(folder) + "/";
+    checkOwn(folder);
+    String prefix = folder.path().isEmpty() ? "" : folder.path() + "/";
     try {
       Page<Blob> first =
           storage.list(
@@ -175,15 +176,19 @@ final class GcsMetaStorage implements MetaStorage {
   }
 
   private String objectName(StorageLocation location) {
+    checkOwn(location);
+    if (location.path().isEmpty()) {
+      throw new IllegalArgumentException("a bucket is not a file: " + location);
+    }
+    return location.path();
+  }
+
+  private void checkOwn(StorageLocation location) {
     if (!location.scheme().equals(GcsMetaStorageFactory.SCHEME)
         || !location.authority().equals(bucket)) {
       throw new IllegalArgumentException(
           "not a location of this storage (gs://" + bucket + "): " + location);
     }
-    if (location.path().isEmpty()) {
-      throw new IllegalArgumentException("a bucket is not a file: " + location);
-    }
-    return location.path();
   }
 
   /** One attempt at writing an object, made through the client it is given. */
@@ -281,7 +286,8 @@ final class GcsMetaStorage implements MetaStorage {
     private Page<Blob> page;
     private Iterator<Blob> blobs;
     private FileEntry next;
-    private byte[] previousName;
+    private String previousName;
+    private byte[] previousUtf8;
 
     Listing(StorageLocation folder, String prefix, Page<Blob> first) {
       this.folder = folder;
@@ -335,11 +341,18 @@ final class GcsMetaStorage implements MetaStorage {
         return null;
       }
       byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
-      if (previousName != null && Arrays.compareUnsigned(previousName, utf8) >= 0) {
+      if (previousUtf8 != null && Arrays.compareUnsigned(previousUtf8, utf8) >= 0) {
         throw new IOException(
-            "the listing of " + folder + " is not sorted: '" + name + "' came after a later name");
+            "the listing of "
+                + folder
+                + " is not in name order: '"
+                + name
+                + "' came after '"
+                + previousName
+                + "'");
       }
-      previousName = utf8;
+      previousName = name;
+      previousUtf8 = utf8;
       Long size = blob.getSize();
       return new FileEntry(folder.resolve(child), size == null ? 0 : size, lastModified(blob));
     }

@@ -198,6 +198,9 @@ class TestGcsListingAndReads {
         .hasMessageContaining("gs://other-bucket/file");
     assertThatThrownBy(() -> storage.read(StorageLocation.of("s3://" + bucket + "/file")))
         .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> storage.list(StorageLocation.of("gs://other-bucket")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("gs://other-bucket/");
     assertThatThrownBy(() -> storage.read(StorageLocation.of("gs://" + bucket)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("not a file");
