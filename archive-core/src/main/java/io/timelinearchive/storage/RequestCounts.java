@@ -74,6 +74,20 @@ public record RequestCounts(
         deleteCalls - earlier.deleteCalls);
   }
 
+  /** The counts by kind name, in declaration order; for reports and JSON. */
+  public java.util.Map<String, Long> asMap() {
+    java.util.Map<String, Long> map = new java.util.LinkedHashMap<>();
+    map.put("list", list);
+    map.put("read", read);
+    map.put("open", open);
+    map.put("createExclusive", createExclusive);
+    map.put("openLog", openLog);
+    map.put("append", append);
+    map.put("deletedFiles", deletedFiles);
+    map.put("deleteCalls", deleteCalls);
+    return map;
+  }
+
   @Override
   public String toString() {
     return toString(list, read, open, createExclusive, openLog, append, deletedFiles, deleteCalls);

@@ -1,0 +1,151 @@
+package io.timelinearchive.cli;
+
+import io.timelinearchive.archive.ArchiveReadOptions;
+import io.timelinearchive.archive.ArchiveResult;
+import io.timelinearchive.archive.ArchivedInstant;
+import io.timelinearchive.archive.ArchivedTimeline;
+import io.timelinearchive.archive.TimelineArchiver;
+import io.timelinearchive.sample.SampleTable;
+import io.timelinearchive.storage.MetaStorage;
+import io.timelinearchive.storage.MetaStorages;
+import io.timelinearchive.storage.StorageLocation;
+import io.timelinearchive.timeline.ActiveTimeline;
+import io.timelinearchive.timeline.HoodieTable;
+import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.TimelineFile;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "demo",
+    description =
+        "Write a sample Hudi table on local disk, archive it with the default settings, and read"
+            + " the archive back.")
+final class DemoCommand implements Callable<Integer> {
+  @ParentCommand TimelineArchiveCommand root;
+  @Spec CommandSpec spec;
+
+  @Parameters(
+      paramLabel = "DIR",
+      arity = "0..1",
+      description = "An empty or missing folder for the table (default: a new temporary folder).")
+  Path dir;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    Path folder = dir == null ? Files.createTempDirectory("timeline-archive-demo-") : dir;
+    Files.createDirectories(folder);
+    try (var children = Files.list(folder)) {
+      if (children.findAny().isPresent()) {
+        throw new IllegalArgumentException(
+            "demo folder "
+                + folder.toAbsolutePath()
+                + " is not empty; give an empty or new folder");
+      }
+    }
+    StorageLocation base = StorageLocation.of(folder.toAbsolutePath().toString());
+    Map<String, String> config = Map.of();
+    SampleTable.Written table;
+    try (MetaStorage storage = MetaStorages.open(base, config)) {
+      table = SampleTable.write(storage, base, SampleTable.Spec.demo());
+    }
+    ArchiveResult result;
+    try (TimelineArchiver archiver =
+        TimelineArchiver.open(
+            base.toString(), config, new ProgressListener(spec.commandLine().getErr()))) {
+      result = archiver.archiveIfRequired();
+    }
+    Set<Instant> active = new HashSet<>();
+    ArchivedTimeline archived;
+    try (MetaStorage storage = MetaStorages.open(base, config)) {
+      HoodieTable hoodieTable = HoodieTable.load(storage, base);
+      ActiveTimeline.load(storage, hoodieTable.metaFolder()).files().stream()
+          .map(TimelineFile::instant)
+          .forEach(active::add);
+      archived =
+          ArchivedTimeline.load(
+              storage, hoodieTable.archiveFolder(), ArchiveReadOptions.metadataOnly());
+    }
+    Set<Instant> archivedSet = new HashSet<>();
+    archived.instants().forEach(a -> archivedSet.add(a.instant()));
+    Set<Instant> original = new HashSet<>(table.files().values());
+    Set<Instant> union = new HashSet<>(active);
+    union.addAll(archivedSet);
+    boolean complete = union.equals(original);
+
+    if (root.json) {
+      Map<String, Object> json = new LinkedHashMap<>();
+      json.put("table", base.toString());
+      json.put("instantFilesWritten", original.size());
+      json.put("instantsByAction", table.instantsByAction());
+      json.put("result", Reports.result(result));
+      json.put("archiveReadBack", readBack(archived));
+      json.put("everyInstantFileKept", complete);
+      Output.json(out, json);
+    } else {
+      out.println("sample table: " + folder.toAbsolutePath());
+      out.println(
+          "wrote "
+              + original.size()
+              + " instant files, instants by action: "
+              + table.instantsByAction());
+      out.println();
+      out.println("archiving with the default settings (hoodie.keep.min.commits=20, max=30)…");
+      Reports.printResult(out, result);
+      out.println();
+      out.println("reading the archive back:");
+      Map<String, Object> summary = readBack(archived);
+      out.println(
+          "  "
+              + archived.instants().size()
+              + " instant files in "
+              + archived.files().size()
+              + " archive file(s), from "
+              + summary.get("oldest")
+              + " to "
+              + summary.get("newest"));
+      out.println("  by action and state: " + summary.get("byActionAndState"));
+      out.println("  active timeline now: " + active.size() + " instant files");
+      out.println(
+          complete
+              ? "  check: every instant file written is in the active timeline or the archive"
+              : "  CHECK FAILED: active + archive differ from what was written");
+    }
+    out.flush();
+    return complete ? TimelineArchiveCommand.EXIT_OK : TimelineArchiveCommand.EXIT_FAILURE;
+  }
+
+  private static Map<String, Object> readBack(ArchivedTimeline archived) {
+    Map<String, Integer> byActionAndState = new TreeMap<>();
+    for (ArchivedInstant a : archived.instants()) {
+      byActionAndState.merge(
+          a.instant().action().actionName() + "/" + a.instant().state(), 1, Integer::sum);
+    }
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("instantFiles", archived.instants().size());
+    m.put("archiveFiles", archived.files().stream().map(Reports::archiveFile).toList());
+    m.put(
+        "oldest",
+        archived.instants().isEmpty() ? null : archived.instants().get(0).instant().time());
+    m.put(
+        "newest",
+        archived.instants().isEmpty()
+            ? null
+            : archived.instants().get(archived.instants().size() - 1).instant().time());
+    m.put("byActionAndState", byActionAndState);
+    return m;
+  }
+}

@@ -1,0 +1,174 @@
+package io.timelinearchive.cli;
+
+import io.timelinearchive.archive.ArchiveFileSummary;
+import io.timelinearchive.archive.ArchiveResult;
+import io.timelinearchive.archive.ArchivedInstant;
+import io.timelinearchive.select.ArchivalPlan;
+import io.timelinearchive.select.Barrier;
+import io.timelinearchive.timeline.Instant;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+
+/** Turns results into text lines and JSON-ready maps. */
+final class Reports {
+  private Reports() {}
+
+  static Map<String, Object> instant(Instant i) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("time", i.time());
+    m.put("action", i.action().actionName());
+    m.put("state", i.state().name());
+    return m;
+  }
+
+  static Map<String, Object> barrier(Barrier b) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("kind", b.kind().name());
+    m.put("scope", b.scope().name());
+    m.put("time", b.instantTime().orElse(null));
+    m.put("message", b.message());
+    return m;
+  }
+
+  static Map<String, Object> plan(ArchivalPlan plan, boolean dryRun) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("dryRun", dryRun);
+    m.put("instantFiles", plan.files().stream().map(Reports::instant).toList());
+    m.put("instants", plan.instants().size());
+    m.put("instantsByAction", byAction(plan));
+    m.put("barrier", barrier(plan.barrier()));
+    m.put("barriers", plan.barriers().stream().map(Reports::barrier).toList());
+    m.put("minCommits", plan.minCommits());
+    m.put("maxCommits", plan.maxCommits());
+    m.put("warnings", plan.warnings());
+    return m;
+  }
+
+  static Map<String, Integer> byAction(ArchivalPlan plan) {
+    Map<String, Integer> counts = new java.util.TreeMap<>();
+    plan.countsByAction().forEach((a, n) -> counts.put(a.actionName(), n));
+    return counts;
+  }
+
+  static void printPlanSummary(PrintWriter out, ArchivalPlan plan) {
+    if (!plan.countsByAction().isEmpty()) {
+      out.println("by action: " + byAction(plan));
+    }
+    out.println(
+        "retention: keep " + plan.minCommits() + " to " + plan.maxCommits() + " completed commits");
+    for (Barrier b : plan.barriers()) {
+      out.println("selection stopped (" + lower(b.scope()) + "): " + b.message());
+    }
+    plan.warnings().forEach(w -> out.println("warning: " + w));
+  }
+
+  static Map<String, Object> result(ArchiveResult r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("activeBefore", r.activeBefore());
+    m.put("activeAfter", r.activeAfter());
+    m.put("archived", r.archived().stream().map(Reports::instant).toList());
+    m.put("instantsByAction", r.archivedByAction());
+    m.put("recovered", r.recovered().stream().map(Reports::instant).toList());
+    m.put(
+        "archiveFilesWritten",
+        r.archiveFilesWritten().stream()
+            .map(
+                f -> {
+                  Map<String, Object> w = new LinkedHashMap<>();
+                  w.put("name", f.name());
+                  w.put("appended", f.appended());
+                  w.put("bytes", f.bytesWritten());
+                  w.put("blocks", f.blocks());
+                  return w;
+                })
+            .toList());
+    m.put("filesDeleted", r.filesDeleted());
+    m.put("auxFilesDeleted", r.auxFilesDeleted());
+    m.put("barrier", barrier(r.barrier()));
+    m.put("warnings", r.warnings());
+    m.put("requests", r.requests().asMap());
+    Map<String, Object> phases = new LinkedHashMap<>();
+    r.phases().forEach((k, v) -> phases.put(k, millis(v)));
+    m.put("phasesMillis", phases);
+    m.put("durationMillis", millis(r.duration()));
+    return m;
+  }
+
+  static void printResult(PrintWriter out, ArchiveResult r) {
+    out.println("instant files before: " + r.activeBefore() + ", after: " + r.activeAfter());
+    if (!r.recovered().isEmpty()) {
+      out.println(
+          "finished an interrupted run: " + r.recovered().size() + " archived file(s) deleted");
+    }
+    out.println(
+        "archived "
+            + r.archived().size()
+            + " instant file(s) of "
+            + r.archivedByAction().values().stream().mapToInt(Integer::intValue).sum()
+            + " instant(s)"
+            + (r.archivedByAction().isEmpty() ? "" : ": " + r.archivedByAction()));
+    for (ArchiveResult.WrittenFile f : r.archiveFilesWritten()) {
+      out.println(
+          (f.appended() ? "appended to " : "wrote ")
+              + f.name()
+              + ": "
+              + f.blocks()
+              + " block(s), "
+              + f.bytesWritten()
+              + " bytes");
+    }
+    if (r.auxFilesDeleted() > 0) {
+      out.println("removed " + r.auxFilesDeleted() + " old file(s) from .hoodie/.aux/");
+    }
+    out.println("selection stopped: " + r.barrier().message());
+    r.warnings().forEach(w -> out.println("warning: " + w));
+    out.println("requests: " + r.requests().asMap() + " in " + millis(r.duration()) + " ms");
+    out.flush();
+  }
+
+  static Map<String, Object> archivedInstant(ArchivedInstant a, boolean details) {
+    Map<String, Object> m = instant(a.instant());
+    m.put("stateTransitionTime", a.stateTransitionTime().orElse(null));
+    if (details) {
+      m.put("details", a.entry().map(Reports::detailsJson).orElse(null));
+    }
+    return m;
+  }
+
+  static Map<String, Object> archiveFile(ArchiveFileSummary f) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("name", f.name());
+    m.put("version", f.version());
+    m.put("bytes", f.length());
+    m.put("blocks", f.blocks());
+    m.put("entries", f.entries());
+    m.put("truncatedTail", f.truncatedTail());
+    return m;
+  }
+
+  /** The entry as JSON text without the raw-bytes field (shown as its length instead). */
+  static String details(ArchivedInstant a) {
+    return a.entry().map(Reports::detailsJson).orElse("{}");
+  }
+
+  private static String detailsJson(GenericRecord entry) {
+    GenericRecord copy = new GenericData.Record((GenericData.Record) entry, true);
+    if (copy.getSchema().getField("timelineArchiveRawContent") != null) {
+      copy.put("timelineArchiveRawContent", null);
+    }
+    return GenericData.get().toString(copy);
+  }
+
+  private static long millis(Duration d) {
+    return d.toMillis();
+  }
+
+  static String lower(Enum<?> e) {
+    return e.name().toLowerCase(Locale.ROOT);
+  }
+}

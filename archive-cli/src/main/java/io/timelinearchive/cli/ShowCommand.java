@@ -1,0 +1,144 @@
+package io.timelinearchive.cli;
+
+import io.timelinearchive.archive.ArchiveReadOptions;
+import io.timelinearchive.archive.ArchivedInstant;
+import io.timelinearchive.archive.ArchivedTimeline;
+import io.timelinearchive.storage.MetaStorage;
+import io.timelinearchive.storage.MetaStorages;
+import io.timelinearchive.storage.StorageLocation;
+import io.timelinearchive.timeline.ActiveTimeline;
+import io.timelinearchive.timeline.HoodieTable;
+import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.InstantFileName;
+import io.timelinearchive.timeline.TimelineFile;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "show",
+    description = "List instants, one line per state file: <time> <action> <state>, then a count.",
+    subcommands = {ShowCommand.Active.class, ShowCommand.Archived.class})
+final class ShowCommand {
+  @ParentCommand TimelineArchiveCommand root;
+
+  /** Settings for the storage backend only. */
+  static final class StorageOptions {
+    @Option(
+        names = "--conf",
+        paramLabel = "KEY=VALUE",
+        description = "A storage backend setting (s3.endpoint, …). Repeatable.")
+    Map<String, String> conf = new LinkedHashMap<>();
+  }
+
+  @Command(name = "active", description = "The instants of the active timeline (.hoodie/).")
+  static final class Active implements Callable<Integer> {
+    @ParentCommand ShowCommand show;
+    @Spec CommandSpec spec;
+
+    @Parameters(paramLabel = "TABLE_URI")
+    String table;
+
+    @picocli.CommandLine.Mixin StorageOptions storageOptions;
+
+    @Override
+    public Integer call() throws Exception {
+      PrintWriter out = spec.commandLine().getOut();
+      StorageLocation base = StorageLocation.of(table);
+      try (MetaStorage storage = MetaStorages.open(base, storageOptions.conf)) {
+        HoodieTable hoodieTable = HoodieTable.load(storage, base);
+        ActiveTimeline active = ActiveTimeline.load(storage, hoodieTable.metaFolder());
+        List<Instant> instants = active.files().stream().map(TimelineFile::instant).toList();
+        if (show.root.json) {
+          Map<String, Object> json = new LinkedHashMap<>();
+          json.put("table", base.toString());
+          json.put("instants", instants.stream().map(Reports::instant).toList());
+          json.put("count", instants.size());
+          json.put(
+              "malformed",
+              active.malformed().stream().map(InstantFileName.Result.Malformed::fileName).toList());
+          Output.json(out, json);
+        } else {
+          Output.lines(out, instants);
+          out.println(instants.size() + " instant file(s) in the active timeline");
+          for (InstantFileName.Result.Malformed m : active.malformed()) {
+            out.println("not an instant, left alone: " + m.fileName() + " (" + m.reason() + ")");
+          }
+        }
+      }
+      return TimelineArchiveCommand.EXIT_OK;
+    }
+  }
+
+  @Command(name = "archived", description = "The instants in the archive (.hoodie/archived/).")
+  static final class Archived implements Callable<Integer> {
+    @ParentCommand ShowCommand show;
+    @Spec CommandSpec spec;
+
+    @Parameters(paramLabel = "TABLE_URI")
+    String table;
+
+    @Option(
+        names = "--from",
+        paramLabel = "TS",
+        description = "Only instants at or after this time.")
+    String from;
+
+    @Option(
+        names = "--to",
+        paramLabel = "TS",
+        description = "Only instants at or before this time.")
+    String to;
+
+    @Option(names = "--details", description = "Also print each instant's archived metadata.")
+    boolean details;
+
+    @picocli.CommandLine.Mixin StorageOptions storageOptions;
+
+    @Override
+    public Integer call() throws Exception {
+      PrintWriter out = spec.commandLine().getOut();
+      StorageLocation base = StorageLocation.of(table);
+      try (MetaStorage storage = MetaStorages.open(base, storageOptions.conf)) {
+        HoodieTable hoodieTable = HoodieTable.load(storage, base);
+        ArchivedTimeline archived =
+            ArchivedTimeline.load(
+                storage,
+                hoodieTable.archiveFolder(),
+                new ArchiveReadOptions(
+                    Optional.ofNullable(from), Optional.ofNullable(to), details));
+        if (show.root.json) {
+          Map<String, Object> json = new LinkedHashMap<>();
+          json.put("table", base.toString());
+          List<Object> instants = new ArrayList<>();
+          for (ArchivedInstant a : archived.instants()) {
+            instants.add(Reports.archivedInstant(a, details));
+          }
+          json.put("instants", instants);
+          json.put("count", instants.size());
+          json.put("files", archived.files().stream().map(Reports::archiveFile).toList());
+          Output.json(out, json);
+        } else {
+          for (ArchivedInstant a : archived.instants()) {
+            out.println(Output.line(a.instant()));
+            if (details) {
+              out.println("  " + Reports.details(a));
+            }
+          }
+          out.println(archived.instants().size() + " instant file(s) in the archive");
+        }
+      }
+      return TimelineArchiveCommand.EXIT_OK;
+    }
+  }
+}

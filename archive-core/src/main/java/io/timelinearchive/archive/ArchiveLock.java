@@ -1,0 +1,257 @@
+package io.timelinearchive.archive;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.Objects.requireNonNull;
+
+import io.timelinearchive.storage.FileEntry;
+import io.timelinearchive.storage.MetaStorage;
+import io.timelinearchive.storage.OutcomeUnknownException;
+import io.timelinearchive.storage.StorageLocation;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.NoSuchFileException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The archive lock: one archiver at a time per table (invariant 4).
+ *
+ * <p>Stores have an exclusive create but no conditional delete or overwrite, so the lock is a
+ * series of generations {@code .timeline_archive.lock.<gen>} in the archive folder: the holder is
+ * the writer of the highest generation present. A newcomer that finds the holder's lease expired
+ * takes over by creating the next generation exclusively (of several, exactly one wins) and then
+ * deletes the older ones, so a paused holder finds its own file gone. Renewal is the same move by
+ * the holder itself. A holder checks that its file is still there and its lease has time left
+ * before every deletion phase; the margin covers clock skew between archivers.
+ */
+final class ArchiveLock implements AutoCloseable {
+  static final String PREFIX = ".timeline_archive.lock.";
+  private static final Pattern NAME = Pattern.compile("^\\.timeline_archive\\.lock\\.(\\d+)$");
+
+  private final MetaStorage storage;
+  private final StorageLocation folder;
+  private final String owner;
+  private final Duration lease;
+  private final Clock clock;
+  private long generation;
+  private Instant expiry;
+  private boolean released;
+  private Instant lastCheck = Instant.MIN;
+
+  private ArchiveLock(
+      MetaStorage storage,
+      StorageLocation folder,
+      String owner,
+      Duration lease,
+      Clock clock,
+      long generation,
+      Instant expiry) {
+    this.storage = storage;
+    this.folder = folder;
+    this.owner = owner;
+    this.lease = lease;
+    this.clock = clock;
+    this.generation = generation;
+    this.expiry = expiry;
+  }
+
+  /** The generation in a lock file's name, if it is one. */
+  static Optional<Long> generation(String fileName) {
+    Matcher m = NAME.matcher(fileName);
+    return m.matches() ? Optional.of(Long.parseLong(m.group(1))) : Optional.empty();
+  }
+
+  /**
+   * Takes the lock.
+   *
+   * @param archiveFolderListing the archive folder's files, listed just before
+   * @throws ArchiveLockedException naming the holder and its lease expiry when the lock is held
+   */
+  static ArchiveLock acquire(
+      MetaStorage storage,
+      StorageLocation folder,
+      Collection<FileEntry> archiveFolderListing,
+      String owner,
+      Duration lease,
+      Clock clock)
+      throws IOException {
+    requireNonNull(owner, "owner is null");
+    long highest = 0;
+    for (FileEntry entry : archiveFolderListing) {
+      highest = Math.max(highest, generation(entry.name()).orElse(0L));
+    }
+    List<Long> stale = new ArrayList<>();
+    if (highest > 0) {
+      Optional<Holder> holder = readHolder(storage, folder.resolve(PREFIX + highest));
+      if (holder.isPresent() && holder.get().expiry().isAfter(clock.instant())) {
+        throw locked(folder, holder.get());
+      }
+      for (long g = 1; g <= highest; g++) {
+        stale.add(g);
+      }
+    }
+    long generation = highest + 1;
+    Instant expiry = clock.instant().plus(lease);
+    StorageLocation file = folder.resolve(PREFIX + generation);
+    byte[] content = new Holder(owner, expiry).encode();
+    try {
+      storage.createExclusive(file, content);
+    } catch (FileAlreadyExistsException e) {
+      Optional<Holder> winner = readHolder(storage, file);
+      throw locked(folder, winner.orElse(new Holder("unknown", expiry)));
+    } catch (OutcomeUnknownException e) {
+      if (!Arrays.equals(storage.read(file), content)) {
+        Optional<Holder> winner = readHolder(storage, file);
+        throw locked(folder, winner.orElse(new Holder("unknown", expiry)));
+      }
+    }
+    ArchiveLock lock = new ArchiveLock(storage, folder, owner, lease, clock, generation, expiry);
+    lock.deleteGenerations(stale);
+    return lock;
+  }
+
+  String owner() {
+    return owner;
+  }
+
+  /**
+   * Fails unless this archiver still holds the lock with at least a third of its lease left; renews
+   * the lease (a new generation) when less than half is left.
+   *
+   * @throws ArchiveLockedException if the lease ran out or another archiver took over
+   */
+  void check() throws IOException {
+    if (released) {
+      throw new IllegalStateException("lock already released");
+    }
+    Instant now = clock.instant();
+    lastCheck = now;
+    Duration left = Duration.between(now, expiry);
+    if (left.compareTo(lease.dividedBy(3)) < 0) {
+      throw new ArchiveLockedException(
+          "archive lock lease of "
+              + owner
+              + " ran out at "
+              + expiry
+              + " (or nearly: "
+              + left
+              + " left); stopping before any deletion");
+    }
+    Optional<Holder> holder = readHolder(storage, folder.resolve(PREFIX + generation));
+    if (holder.isEmpty() || !holder.get().owner().equals(owner)) {
+      throw new ArchiveLockedException(
+          "archive lock of "
+              + owner
+              + " was taken over by another archiver; stopping before any deletion");
+    }
+    if (left.compareTo(lease.dividedBy(2)) < 0) {
+      renew();
+    }
+  }
+
+  /** {@link #check()} when a tenth of the lease has passed since the last one; else nothing. */
+  void checkIfDue() throws IOException {
+    if (Duration.between(lastCheck, clock.instant()).compareTo(lease.dividedBy(10)) >= 0) {
+      check();
+    }
+  }
+
+  private void renew() throws IOException {
+    long next = generation + 1;
+    Instant newExpiry = clock.instant().plus(lease);
+    byte[] content = new Holder(owner, newExpiry).encode();
+    StorageLocation file = folder.resolve(PREFIX + next);
+    try {
+      storage.createExclusive(file, content);
+    } catch (FileAlreadyExistsException e) {
+      throw new ArchiveLockedException(
+          "archive lock of " + owner + " was taken over while renewing; stopping");
+    } catch (OutcomeUnknownException e) {
+      if (!Arrays.equals(storage.read(file), content)) {
+        throw new ArchiveLockedException(
+            "archive lock of " + owner + " was taken over while renewing; stopping");
+      }
+    }
+    long previous = generation;
+    generation = next;
+    expiry = newExpiry;
+    deleteGenerations(List.of(previous));
+  }
+
+  /** Releases the lock; a lock already taken over is left to its new holder. */
+  @Override
+  public void close() throws IOException {
+    if (released) {
+      return;
+    }
+    released = true;
+    Optional<Holder> holder = readHolder(storage, folder.resolve(PREFIX + generation));
+    if (holder.isPresent() && holder.get().owner().equals(owner)) {
+      deleteGenerations(List.of(generation));
+    }
+  }
+
+  private void deleteGenerations(List<Long> generations) throws IOException {
+    if (!generations.isEmpty()) {
+      storage.deleteAll(generations.stream().map(g -> folder.resolve(PREFIX + g)).toList());
+    }
+  }
+
+  private static Optional<Holder> readHolder(MetaStorage storage, StorageLocation file)
+      throws IOException {
+    try {
+      return Optional.of(Holder.decode(storage.read(file), file));
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static ArchiveLockedException locked(StorageLocation folder, Holder holder) {
+    return new ArchiveLockedException(
+        "the archive of "
+            + folder
+            + " is locked by "
+            + holder.owner()
+            + " until "
+            + holder.expiry()
+            + "; another archiver is running (or crashed: its lease expires then)");
+  }
+
+  record Holder(String owner, Instant expiry) {
+    byte[] encode() {
+      return ("owner=" + owner + "\nexpiry=" + expiry + "\n").getBytes(UTF_8);
+    }
+
+    static Holder decode(byte[] bytes, StorageLocation file) {
+      Properties p = new Properties();
+      try {
+        p.load(new ByteArrayInputStream(bytes));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      String owner = p.getProperty("owner");
+      String expiry = p.getProperty("expiry");
+      if (owner == null || expiry == null) {
+        // A lock file we cannot read is treated as held by an unknown owner until the lease a
+        // well-formed one would have had runs out; never as free.
+        return new Holder("unreadable lock file " + file, Instant.MAX);
+      }
+      try {
+        return new Holder(owner, Instant.parse(expiry));
+      } catch (java.time.format.DateTimeParseException e) {
+        return new Holder("unreadable lock file " + file, Instant.MAX);
+      }
+    }
+  }
+}

@@ -1,0 +1,12 @@
+package io.timelinearchive.archive;
+
+import java.io.IOException;
+
+/** Another archiver holds the table's archive lock (or took it over while this one was paused). */
+public class ArchiveLockedException extends IOException {
+  private static final long serialVersionUID = 1L;
+
+  public ArchiveLockedException(String message) {
+    super(message);
+  }
+}

@@ -1,0 +1,59 @@
+package io.timelinearchive.archive;
+
+import static java.util.Objects.requireNonNull;
+
+import io.timelinearchive.select.Barrier;
+import io.timelinearchive.storage.RequestCounts;
+import io.timelinearchive.timeline.Instant;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+
+/**
+ * What one run did.
+ *
+ * @param archived the instant state files archived by this run, sorted
+ * @param archivedByAction count of archived instants (not files) per action of their key
+ * @param recovered state files that an interrupted earlier run had archived and this run deleted
+ * @param archiveFilesWritten archive files this run wrote to (created or appended), with bytes
+ * @param filesDeleted instant files deleted from the active timeline (including recovered ones)
+ * @param auxFilesDeleted old compaction plan copies removed from {@code .hoodie/.aux/}
+ * @param barrier why selection stopped where it did
+ * @param warnings things the user should know (skipped unreadable files, widened retention, …)
+ * @param requests storage requests made, by kind
+ * @param phases wall time of each phase, in the order they ran
+ * @param activeBefore instant state files in the active timeline before the run
+ * @param activeAfter instant state files left after the run
+ */
+public record ArchiveResult(
+    boolean dryRun,
+    List<Instant> archived,
+    SortedMap<String, Integer> archivedByAction,
+    List<Instant> recovered,
+    List<WrittenFile> archiveFilesWritten,
+    int filesDeleted,
+    int auxFilesDeleted,
+    Barrier barrier,
+    List<String> warnings,
+    RequestCounts requests,
+    Map<String, Duration> phases,
+    int activeBefore,
+    int activeAfter) {
+
+  public ArchiveResult {
+    archived = List.copyOf(archived);
+    recovered = List.copyOf(recovered);
+    archiveFilesWritten = List.copyOf(archiveFilesWritten);
+    requireNonNull(barrier, "barrier is null");
+    warnings = List.copyOf(warnings);
+    requireNonNull(requests, "requests is null");
+  }
+
+  public Duration duration() {
+    return phases.values().stream().reduce(Duration.ZERO, Duration::plus);
+  }
+
+  /** An archive file this run wrote to. */
+  public record WrittenFile(String name, boolean appended, long bytesWritten, int blocks) {}
+}

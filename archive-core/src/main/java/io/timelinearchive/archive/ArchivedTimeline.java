@@ -1,0 +1,267 @@
+package io.timelinearchive.archive;
+
+import static java.util.Objects.requireNonNull;
+
+import io.timelinearchive.format.ArchiveFileName;
+import io.timelinearchive.format.ArchiveSchemas;
+import io.timelinearchive.format.CorruptArchiveException;
+import io.timelinearchive.format.LogBlock;
+import io.timelinearchive.format.LogBlockReader;
+import io.timelinearchive.storage.FileEntry;
+import io.timelinearchive.storage.MetaStorage;
+import io.timelinearchive.storage.StorageLocation;
+import io.timelinearchive.timeline.Action;
+import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.State;
+import io.timelinearchive.timeline.Timeline;
+import java.io.BufferedInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The archived timeline: the entries of every archive file of a folder, read the way Hudi 0.15
+ * reads them. Files are taken by version; a block cut off by the end of a file is skipped (and
+ * reported in the file's summary) while a corrupt block fails the load with its file and offset;
+ * entries are de-duplicated by (time, action, state), keeping the first, and sorted.
+ */
+public final class ArchivedTimeline {
+  private static final Logger LOG = LoggerFactory.getLogger(ArchivedTimeline.class);
+  private static final int BUFFER_SIZE = 64 * 1024;
+
+  private final StorageLocation folder;
+  private final List<ArchivedInstant> instants;
+  private final List<ArchiveFileSummary> files;
+
+  private ArchivedTimeline(
+      StorageLocation folder, List<ArchivedInstant> instants, List<ArchiveFileSummary> files) {
+    this.folder = folder;
+    this.instants = List.copyOf(instants);
+    this.files = List.copyOf(files);
+  }
+
+  /**
+   * Loads the archive files in {@code archiveFolder} (one listing), oldest version first.
+   *
+   * @throws CorruptArchiveException naming the file and byte offset of the first corrupt block
+   */
+  public static ArchivedTimeline load(
+      MetaStorage storage, StorageLocation archiveFolder, ArchiveReadOptions options)
+      throws IOException {
+    requireNonNull(storage, "storage is null");
+    requireNonNull(archiveFolder, "archiveFolder is null");
+    requireNonNull(options, "options is null");
+    List<FileEntry> archiveFiles = new ArrayList<>();
+    for (FileEntry file : storage.list(archiveFolder).toList()) {
+      if (ArchiveFileName.version(file.name()).isPresent()) {
+        archiveFiles.add(file);
+      }
+    }
+    archiveFiles.sort(
+        Comparator.comparingInt((FileEntry f) -> ArchiveFileName.version(f.name()).getAsInt())
+            .thenComparing(FileEntry::name));
+
+    Map<Instant, ArchivedInstant> firstOfEach = new LinkedHashMap<>();
+    List<ArchiveFileSummary> summaries = new ArrayList<>();
+    for (FileEntry file : archiveFiles) {
+      List<ArchivedInstant> found = new ArrayList<>();
+      summaries.add(read(storage, file, 0, options, found));
+      for (ArchivedInstant instant : found) {
+        firstOfEach.putIfAbsent(instant.instant(), instant);
+      }
+    }
+    List<ArchivedInstant> sorted = new ArrayList<>(firstOfEach.values());
+    sorted.sort(Comparator.comparing(ArchivedInstant::instant, Instant.ORDER));
+    return new ArchivedTimeline(archiveFolder, sorted, summaries);
+  }
+
+  /**
+   * The entries (metadata only) of one archive file from {@code fromOffset}, where a block must
+   * start, to its end; for recovery after a crash, to see what a partly finished run wrote. The
+   * summary counts blocks and entries from {@code fromOffset}.
+   *
+   * @throws IllegalArgumentException if the file is not named as an archive file or the offset is
+   *     outside it
+   * @throws CorruptArchiveException naming the byte offset of a corrupt block
+   */
+  public static ArchiveFileContent readFile(MetaStorage storage, FileEntry file, long fromOffset)
+      throws IOException {
+    requireNonNull(storage, "storage is null");
+    requireNonNull(file, "file is null");
+    if (ArchiveFileName.version(file.name()).isEmpty()) {
+      throw new IllegalArgumentException("not an archive file name: " + file.location());
+    }
+    if (fromOffset < 0 || fromOffset > file.length()) {
+      throw new IllegalArgumentException(
+          "offset "
+              + fromOffset
+              + " is outside "
+              + file.location()
+              + " of "
+              + file.length()
+              + " bytes");
+    }
+    List<ArchivedInstant> found = new ArrayList<>();
+    ArchiveFileSummary summary =
+        read(storage, file, fromOffset, ArchiveReadOptions.metadataOnly(), found);
+    return new ArchiveFileContent(summary, found);
+  }
+
+  /** The loaded entries, de-duplicated and sorted by {@link Instant#ORDER}. */
+  public List<ArchivedInstant> instants() {
+    return instants;
+  }
+
+  /** One summary per archive file read, by version. */
+  public List<ArchiveFileSummary> files() {
+    return files;
+  }
+
+  public StorageLocation folder() {
+    return folder;
+  }
+
+  public Timeline timeline() {
+    return Timeline.of(instants.stream().map(ArchivedInstant::instant).toList());
+  }
+
+  private static ArchiveFileSummary read(
+      MetaStorage storage,
+      FileEntry file,
+      long fromOffset,
+      ArchiveReadOptions options,
+      List<ArchivedInstant> found)
+      throws IOException {
+    String location = file.location().toString();
+    OptionalInt version = ArchiveFileName.version(file.name());
+    int blocks = 0;
+    int entries = 0;
+    LogBlockReader reader;
+    try (InputStream in = new BufferedInputStream(storage.open(file.location()), BUFFER_SIZE)) {
+      try {
+        in.skipNBytes(fromOffset);
+      } catch (EOFException e) {
+        EOFException shorter =
+            new EOFException(location + " ends before offset " + fromOffset + " (it shrank)");
+        shorter.initCause(e);
+        throw shorter;
+      }
+      reader = new LogBlockReader(in, fromOffset, file.length(), location);
+      for (Optional<LogBlock> next = reader.next(); next.isPresent(); next = reader.next()) {
+        LogBlock block = next.get();
+        blocks++;
+        entries += block.recordCount();
+        decode(location, block, options, found);
+      }
+    }
+    if (reader.truncatedTail()) {
+      LOG.warn(
+          "{} ends with a block cut off by the end of the file: read up to byte {} of {}",
+          location,
+          reader.validLength(),
+          file.length());
+    }
+    return new ArchiveFileSummary(
+        file.location(),
+        version.getAsInt(),
+        file.length(),
+        blocks,
+        entries,
+        reader.validLength(),
+        reader.truncatedTail());
+  }
+
+  private static void decode(
+      String location, LogBlock block, ArchiveReadOptions options, List<ArchivedInstant> found)
+      throws CorruptArchiveException {
+    GenericDatumReader<GenericRecord> metadata = block.datumReader(ArchiveSchemas.ENTRY_METADATA);
+    GenericDatumReader<GenericRecord> whole = options.details() ? block.datumReader(null) : null;
+    for (int i = 0; i < block.recordCount(); i++) {
+      GenericRecord record;
+      if (whole == null) {
+        record = block.record(i, metadata);
+      } else if (options.hasRange()) {
+        // Decode the cheap projection first, and the whole entry only when it is wanted.
+        record = block.record(i, metadata);
+        if (!options.includes(timeOf(location, block, i, record))) {
+          continue;
+        }
+        record = block.record(i, whole);
+      } else {
+        record = block.record(i, whole);
+      }
+      Instant instant = instantOf(location, block, i, record);
+      if (!options.includes(instant.time())) {
+        continue;
+      }
+      Optional<String> transition =
+          Optional.ofNullable(field(record, "stateTransitionTime")).map(Object::toString);
+      Optional<GenericRecord> entry = whole == null ? Optional.empty() : Optional.of(record);
+      Optional<ByteBuffer> raw =
+          whole == null
+              ? Optional.empty()
+              : Optional.ofNullable((ByteBuffer) field(record, ArchiveSchemas.RAW_CONTENT_FIELD));
+      found.add(new ArchivedInstant(instant, transition, entry, raw));
+    }
+  }
+
+  private static String timeOf(String location, LogBlock block, int index, GenericRecord record)
+      throws CorruptArchiveException {
+    Object time = field(record, "commitTime");
+    if (time == null) {
+      throw badEntry(location, block, index, "has no commitTime");
+    }
+    return time.toString();
+  }
+
+  private static Instant instantOf(String location, LogBlock block, int index, GenericRecord record)
+      throws CorruptArchiveException {
+    String time = timeOf(location, block, index, record);
+    Object actionType = field(record, "actionType");
+    Object actionState = field(record, "actionState");
+    if (actionType == null || actionState == null) {
+      throw badEntry(location, block, index, "has no actionType or actionState");
+    }
+    Optional<Action> action = Action.fromName(actionType.toString());
+    if (action.isEmpty()) {
+      throw badEntry(location, block, index, "has an unknown actionType '" + actionType + "'");
+    }
+    State state;
+    try {
+      state = State.valueOf(actionState.toString());
+    } catch (IllegalArgumentException e) {
+      throw badEntry(location, block, index, "has an unknown actionState '" + actionState + "'");
+    }
+    try {
+      return new Instant(time, action.get(), state);
+    } catch (IllegalArgumentException e) {
+      throw badEntry(location, block, index, "has an invalid commitTime '" + time + "'");
+    }
+  }
+
+  private static CorruptArchiveException badEntry(
+      String location, LogBlock block, int index, String what) {
+    return new CorruptArchiveException(
+        location,
+        block.recordOffset(index),
+        "entry " + index + " of the block at offset " + block.offset() + " " + what);
+  }
+
+  private static Object field(GenericRecord record, String name) {
+    Schema.Field field = record.getSchema().getField(name);
+    return field == null ? null : record.get(field.pos());
+  }
+}

@@ -1,0 +1,57 @@
+package io.timelinearchive.archive;
+
+import static java.util.Objects.requireNonNull;
+
+import io.timelinearchive.config.ConfigValues;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The archiver's own settings (selection rules are in {@link
+ * io.timelinearchive.select.ArchivalPolicy}).
+ *
+ * @param owner who holds the lock, as written in the lock file: host, process and a random id
+ * @param readParallelism instant files read at once ({@code archive.read.parallelism}, 1–256,
+ *     default 16)
+ * @param lockLease how long the lock is valid without renewal ({@code archive.lock.lease}, default
+ *     10m)
+ * @param maxArchiveFileBytes an archive file at least this large is not appended to any more
+ *     ({@code archive.file.max-bytes}, default 512 MiB, as Hudi)
+ */
+record ArchiverSettings(
+    String owner, int readParallelism, Duration lockLease, long maxArchiveFileBytes) {
+  static final String READ_PARALLELISM = "archive.read.parallelism";
+  static final String LOCK_LEASE = "archive.lock.lease";
+  static final String MAX_FILE_BYTES = "archive.file.max-bytes";
+
+  ArchiverSettings {
+    requireNonNull(owner, "owner is null");
+    requireNonNull(lockLease, "lockLease is null");
+  }
+
+  static ArchiverSettings fromConfig(Map<String, String> config) {
+    int parallelism = ConfigValues.intIn(config, READ_PARALLELISM, 16, 1, 256);
+    Duration lease = ConfigValues.duration(config, LOCK_LEASE, Duration.ofMinutes(10));
+    if (lease.compareTo(Duration.ofSeconds(1)) < 0) {
+      throw new IllegalArgumentException(
+          "invalid " + LOCK_LEASE + " '" + config.get(LOCK_LEASE) + "': must be at least 1s");
+    }
+    long maxBytes =
+        ConfigValues.longIn(config, MAX_FILE_BYTES, 512L * 1024 * 1024, 1024, Long.MAX_VALUE);
+    return new ArchiverSettings(defaultOwner(), parallelism, lease, maxBytes);
+  }
+
+  private static String defaultOwner() {
+    String host;
+    try {
+      host = InetAddress.getLocalHost().getHostName();
+    } catch (java.io.IOException e) {
+      host = "unknown-host";
+    }
+    String pid = ManagementFactory.getRuntimeMXBean().getName().split("@")[0];
+    return host + "/" + pid + "/" + UUID.randomUUID().toString().substring(0, 8);
+  }
+}

@@ -1,0 +1,574 @@
+package io.timelinearchive.archive;
+
+import static java.util.Objects.requireNonNull;
+
+import io.timelinearchive.format.ArchiveBlockEncoder;
+import io.timelinearchive.format.ArchiveEntry;
+import io.timelinearchive.format.ArchiveEntryConverter;
+import io.timelinearchive.format.ArchiveFileName;
+import io.timelinearchive.format.InstantConversionException;
+import io.timelinearchive.select.ArchivalPlan;
+import io.timelinearchive.select.ArchivalPolicy;
+import io.timelinearchive.select.Barrier;
+import io.timelinearchive.select.InstantSelector;
+import io.timelinearchive.select.TableFacts;
+import io.timelinearchive.storage.AppendableLog;
+import io.timelinearchive.storage.CountingMetaStorage;
+import io.timelinearchive.storage.FileEntry;
+import io.timelinearchive.storage.MetaStorage;
+import io.timelinearchive.storage.MetaStorages;
+import io.timelinearchive.storage.OutcomeUnknownException;
+import io.timelinearchive.storage.RequestCounts;
+import io.timelinearchive.storage.StorageLocation;
+import io.timelinearchive.timeline.ActiveTimeline;
+import io.timelinearchive.timeline.HoodieTable;
+import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.InstantFileName;
+import io.timelinearchive.timeline.InstantKey;
+import io.timelinearchive.timeline.TimelineFile;
+import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
+import java.nio.file.NoSuchFileException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Archives a table's old instants: selects them, appends them to the archive, then deletes them
+ * from the active timeline, under the archive lock. Each step keeps the invariants of the archive
+ * protocol: nothing is deleted before the archive holding it is durable, pending files go before
+ * completed ones, completed ones strictly oldest first, and a run interrupted anywhere is finished
+ * by the next one without archiving anything twice.
+ *
+ * <pre>{@code
+ * try (TimelineArchiver archiver = TimelineArchiver.open("s3://bucket/tables/orders", config)) {
+ *   ArchiveResult result = archiver.archiveIfRequired();
+ * }
+ * }</pre>
+ */
+public final class TimelineArchiver implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(TimelineArchiver.class);
+
+  private final CountingMetaStorage storage;
+  private final StorageLocation base;
+  private final ArchivalPolicy policy;
+  private final ArchiverSettings settings;
+  private final Clock clock;
+  private final ArchiveListener listener;
+  private final boolean ownsStorage;
+
+  private TimelineArchiver(
+      MetaStorage storage,
+      boolean ownsStorage,
+      StorageLocation base,
+      Map<String, String> config,
+      Clock clock,
+      ArchiveListener listener) {
+    requireNonNull(storage, "storage is null");
+    this.base = requireNonNull(base, "base is null");
+    this.policy = ArchivalPolicy.fromConfig(config);
+    this.settings = ArchiverSettings.fromConfig(config);
+    this.clock = requireNonNull(clock, "clock is null");
+    this.listener = requireNonNull(listener, "listener is null");
+    this.storage = new CountingMetaStorage(storage);
+    this.ownsStorage = ownsStorage;
+  }
+
+  /**
+   * Opens the archiver for the table at {@code tableUri}, on the storage its scheme names.
+   *
+   * @param config Hudi's archival keys as written (e.g. {@code hoodie.keep.min.commits}), {@code
+   *     archive.*} settings, and the storage backend's prefixed keys
+   * @throws IllegalArgumentException naming the key or URI when one is invalid
+   */
+  public static TimelineArchiver open(String tableUri, Map<String, String> config)
+      throws IOException {
+    return open(tableUri, config, ArchiveListener.NONE);
+  }
+
+  /** As {@link #open(String, Map)}, telling {@code listener} of each phase of a run. */
+  public static TimelineArchiver open(
+      String tableUri, Map<String, String> config, ArchiveListener listener) throws IOException {
+    StorageLocation base = StorageLocation.of(tableUri);
+    MetaStorage storage = MetaStorages.open(base, config);
+    try {
+      return new TimelineArchiver(storage, true, base, config, Clock.systemUTC(), listener);
+    } catch (RuntimeException e) {
+      storage.close();
+      throw e;
+    }
+  }
+
+  /** An archiver on a storage the caller opened (and closes), for tests and embedding. */
+  public static TimelineArchiver create(
+      MetaStorage storage,
+      StorageLocation base,
+      Map<String, String> config,
+      Clock clock,
+      ArchiveListener listener) {
+    return new TimelineArchiver(storage, false, base, config, clock, listener);
+  }
+
+  /** What a run would archive now, and why selection stops there; changes nothing. */
+  public ArchivalPlan plan() throws IOException {
+    HoodieTable table = HoodieTable.load(storage, base);
+    ActiveTimeline active = ActiveTimeline.load(storage, table.metaFolder());
+    return select(table, active);
+  }
+
+  /**
+   * Archives what the policy selects, finishing first whatever an interrupted earlier run left.
+   *
+   * @throws ArchiveLockedException if another archiver holds the lock, or this one lost it
+   * @throws InstantConversionException if a selected instant file cannot be read or converted and
+   *     {@code hoodie.fail.on.timeline.archiving} is true (nothing was written or deleted)
+   */
+  public ArchiveResult archiveIfRequired() throws IOException {
+    return new Run().archive();
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (ownsStorage) {
+      storage.close();
+    }
+  }
+
+  private ArchivalPlan select(HoodieTable table, ActiveTimeline active) throws IOException {
+    return InstantSelector.plan(active.timeline(), tableFacts(table), policy, clock.instant());
+  }
+
+  private TableFacts tableFacts(HoodieTable table) throws IOException {
+    Optional<TableFacts.MetadataTable> metadataTable = Optional.empty();
+    if (TableFacts.hasMetadataTable(table.properties())) {
+      // One more listing, only for tables with a metadata table: Hudi never archives past its
+      // latest compaction.
+      metadataTable =
+          Optional.of(
+              TableFacts.MetadataTable.fromTimeline(
+                  ActiveTimeline.load(storage, table.metaFolder().resolve("metadata/.hoodie"))
+                      .timeline()));
+    }
+    return TableFacts.fromProperties(table.properties(), ZoneId.systemDefault(), metadataTable);
+  }
+
+  /** One run; holds what the phases share. */
+  private final class Run {
+    private final Map<String, Duration> phases = new LinkedHashMap<>();
+    private final List<String> warnings = new ArrayList<>();
+    private final List<Instant> recovered = new ArrayList<>();
+    private final List<ArchiveResult.WrittenFile> written = new ArrayList<>();
+    private final RequestCounts requestsBefore = storage.counts();
+    private int deleted;
+    private int auxDeleted;
+    private long phaseStart = System.nanoTime();
+
+    private void phase(String name) {
+      long now = System.nanoTime();
+      phases.merge(name, Duration.ofNanos(now - phaseStart), Duration::plus);
+      phaseStart = now;
+    }
+
+    ArchiveResult archive() throws IOException {
+      HoodieTable table = HoodieTable.load(storage, base);
+      StorageLocation archiveFolder = table.archiveFolder();
+      List<FileEntry> archiveListing = storage.list(archiveFolder).toList();
+      listener.onPhase(ArchiveListener.Phase.LOCK);
+      try (ArchiveLock lock =
+          ArchiveLock.acquire(
+              storage,
+              archiveFolder,
+              archiveListing,
+              settings.owner(),
+              settings.lockLease(),
+              clock)) {
+        phase("lock");
+        ActiveTimeline active = ActiveTimeline.load(storage, table.metaFolder());
+        int activeBefore = active.files().size();
+        for (InstantFileName.Result.Malformed m : active.malformed()) {
+          warnings.add(
+              "left alone: " + table.metaFolder().resolve(m.fileName()) + " (" + m.reason() + ")");
+        }
+        phase("list");
+
+        Recovery recovery = recover(archiveFolder, archiveListing, active, lock);
+        active = recovery.remaining();
+        phase("recover");
+
+        listener.onPhase(ArchiveListener.Phase.SELECT);
+        ArchivalPlan plan = select(table, active);
+        warnings.addAll(plan.warnings());
+        phase("select");
+
+        listener.onPhase(ArchiveListener.Phase.READ);
+        Conversion conversion = readAndConvert(active, plan);
+        phase("read");
+
+        List<Instant> archived = conversion.entries().stream().map(ArchiveEntry::instant).toList();
+        if (!archived.isEmpty()) {
+          listener.onPhase(ArchiveListener.Phase.WRITE);
+          write(archiveFolder, archiveListing, recovery.tornTail(), conversion.entries());
+          phase("write");
+
+          List<TimelineFile> toDelete =
+              active.files().stream()
+                  .filter(f -> conversion.keys().contains(f.instant().key()))
+                  .toList();
+          deleteArchived(toDelete, lock);
+          phase("delete");
+
+          cleanAux(table, archived);
+          phase("aux");
+
+          ArchiveJournal.delete(storage, archiveFolder);
+        }
+        Map<String, Integer> byAction = new TreeMap<>();
+        conversion.keys().forEach(k -> byAction.merge(k.action().actionName(), 1, Integer::sum));
+        return new ArchiveResult(
+            false,
+            archived,
+            new TreeMap<>(byAction),
+            recovered,
+            written,
+            deleted,
+            auxDeleted,
+            conversion.barrier(),
+            warnings,
+            storage.counts().minus(requestsBefore),
+            phases,
+            activeBefore,
+            activeBefore - deleted);
+      }
+    }
+
+    /** Finishes an interrupted run: deletes the active files it had archived already. */
+    private Recovery recover(
+        StorageLocation archiveFolder,
+        List<FileEntry> archiveListing,
+        ActiveTimeline active,
+        ArchiveLock lock)
+        throws IOException {
+      Optional<ArchiveJournal> journal = ArchiveJournal.read(storage, archiveFolder);
+      if (journal.isEmpty()) {
+        return new Recovery(active, false);
+      }
+      listener.onPhase(ArchiveListener.Phase.RECOVER);
+      OptionalInt journalVersion = ArchiveFileName.version(journal.get().archiveFile());
+      if (journalVersion.isEmpty()) {
+        throw new IOException(
+            "run journal "
+                + ArchiveJournal.location(archiveFolder)
+                + " names '"
+                + journal.get().archiveFile()
+                + "', which is not an archive file");
+      }
+      Set<Instant> archived = new HashSet<>();
+      boolean tornTail = false;
+      for (FileEntry file : archiveFiles(archiveListing)) {
+        int version = ArchiveFileName.version(file.name()).getAsInt();
+        if (version < journalVersion.getAsInt()) {
+          continue;
+        }
+        long from = version == journalVersion.getAsInt() ? journal.get().offset() : 0;
+        ArchiveFileContent content = ArchivedTimeline.readFile(storage, file, from);
+        content.instants().forEach(a -> archived.add(a.instant()));
+        tornTail |= content.summary().truncatedTail();
+      }
+      List<TimelineFile> done =
+          active.files().stream().filter(f -> archived.contains(f.instant())).toList();
+      // A completed file goes only with all its pending siblings archived too: entries are written
+      // in state order, so this always holds unless someone edited the archive by hand.
+      Set<InstantKey> incomplete = new HashSet<>();
+      for (TimelineFile f : active.files()) {
+        if (f.instant().state().isPending() && !archived.contains(f.instant())) {
+          incomplete.add(f.instant().key());
+        }
+      }
+      List<TimelineFile> deletable =
+          done.stream()
+              .filter(f -> !(f.instant().isCompleted() && incomplete.contains(f.instant().key())))
+              .toList();
+      if (!deletable.isEmpty()) {
+        warnings.add(
+            "finished an interrupted run: "
+                + deletable.size()
+                + " instant file(s) were archived already and are now deleted");
+      }
+      deleteArchived(deletable, lock);
+      deletable.forEach(f -> recovered.add(f.instant()));
+      ArchiveJournal.delete(storage, archiveFolder);
+      Set<TimelineFile> gone = new HashSet<>(deletable);
+      ActiveTimeline remaining =
+          new ActiveTimeline(
+              active.metaFolder(),
+              active.files().stream().filter(f -> !gone.contains(f)).toList(),
+              active.malformed());
+      return new Recovery(remaining, tornTail);
+    }
+
+    private Conversion readAndConvert(ActiveTimeline active, ArchivalPlan plan) throws IOException {
+      Set<InstantKey> selected = new HashSet<>(plan.instants());
+      Map<InstantKey, List<TimelineFile>> filesByKey = new TreeMap<>();
+      for (TimelineFile f : active.files()) {
+        if (selected.contains(f.instant().key())) {
+          filesByKey.computeIfAbsent(f.instant().key(), k -> new ArrayList<>()).add(f);
+        }
+      }
+      List<TimelineFile> files = filesByKey.values().stream().flatMap(List::stream).toList();
+      ArchiveEntryConverter converter = ArchiveEntryConverter.create();
+      ExecutorService pool =
+          Executors.newFixedThreadPool(
+              Math.max(1, Math.min(settings.readParallelism(), files.size())),
+              r -> {
+                Thread t = new Thread(r, "timeline-archive-read");
+                t.setDaemon(true);
+                return t;
+              });
+      try {
+        List<Future<ArchiveEntry>> futures = new ArrayList<>();
+        for (TimelineFile f : files) {
+          futures.add(pool.submit(() -> convert(converter, f)));
+        }
+        List<ArchiveEntry> entries = new ArrayList<>();
+        Set<InstantKey> keys = new java.util.LinkedHashSet<>();
+        Barrier barrier = plan.barrier();
+        InstantKey stoppedAt = null;
+        for (int i = 0; i < files.size(); i++) {
+          TimelineFile f = files.get(i);
+          if (stoppedAt != null) {
+            futures.get(i).cancel(true);
+            continue;
+          }
+          try {
+            entries.add(futures.get(i).get());
+            keys.add(f.instant().key());
+          } catch (ExecutionException e) {
+            IOException failure = asIOException(e.getCause(), f);
+            if (policy.failOnArchivingError()) {
+              throw failure;
+            }
+            stoppedAt = f.instant().key();
+            InstantKey cut = stoppedAt;
+            entries.removeIf(entry -> entry.instant().key().equals(cut));
+            keys.remove(cut);
+            warnings.add(failure.getMessage() + "; selection stopped before this instant");
+            barrier =
+                new Barrier(
+                    Barrier.Scope.COMMITS,
+                    Barrier.Kind.UNREADABLE_FILE,
+                    Optional.of(f.instant().time()),
+                    "unreadable instant file " + f.file().location());
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while reading instant files");
+          }
+        }
+        return new Conversion(entries, keys, barrier);
+      } finally {
+        pool.shutdownNow();
+      }
+    }
+
+    private ArchiveEntry convert(ArchiveEntryConverter converter, TimelineFile f)
+        throws IOException {
+      // The listing gave the length: an empty file needs no request at all.
+      byte[] content = f.file().length() == 0 ? new byte[0] : storage.read(f.file().location());
+      try {
+        return converter.convert(f.instant(), f.file().lastModified(), content);
+      } catch (InstantConversionException e) {
+        throw new InstantConversionException(
+            f.instant(), f.file().location() + ": " + e.reason(), e);
+      }
+    }
+
+    private IOException asIOException(Throwable cause, TimelineFile f) {
+      if (cause instanceof NoSuchFileException) {
+        return new InstantConversionException(
+            f.instant(),
+            f.file().location() + " disappeared while archiving (another process deleted it)",
+            cause);
+      }
+      if (cause instanceof IOException io) {
+        return io;
+      }
+      if (cause instanceof UncheckedIOException u) {
+        return u.getCause();
+      }
+      return new InstantConversionException(f.instant(), f.file().location() + ": " + cause, cause);
+    }
+
+    /**
+     * Appends the entries to the newest archive file where the store can, else writes a new one.
+     */
+    private void write(
+        StorageLocation archiveFolder,
+        List<FileEntry> archiveListing,
+        boolean tornTail,
+        List<ArchiveEntry> entries)
+        throws IOException {
+      List<byte[]> blocks = new ArrayList<>();
+      for (int i = 0; i < entries.size(); i += policy.archivalBatch()) {
+        blocks.addAll(
+            ArchiveBlockEncoder.encode(
+                entries.subList(i, Math.min(entries.size(), i + policy.archivalBatch()))));
+      }
+      List<FileEntry> files = archiveFiles(archiveListing);
+      Optional<FileEntry> newest =
+          files.isEmpty() ? Optional.empty() : Optional.of(files.get(files.size() - 1));
+      int newestVersion = newest.map(f -> ArchiveFileName.version(f.name()).getAsInt()).orElse(0);
+
+      Optional<AppendableLog> log = Optional.empty();
+      if (newest.isPresent()
+          && !tornTail
+          && newest.get().length() < settings.maxArchiveFileBytes()) {
+        try {
+          log = storage.openLog(newest.get().location());
+        } catch (IOException e) {
+          // Lease held by a crashed writer, blob full, …: Hudi rolls over, and so do we.
+          LOG.warn(
+              "cannot append to {} ({}); starting a new archive file",
+              newest.get().location(),
+              e.toString());
+        }
+      }
+      if (log.isEmpty()) {
+        log = storage.openLog(archiveFolder.resolve(ArchiveFileName.of(newestVersion + 1)));
+        if (log.isEmpty()) {
+          writeNewFile(archiveFolder, newestVersion + 1, blocks);
+          return;
+        }
+      }
+      try (AppendableLog archiveLog = log.get()) {
+        long start = archiveLog.length();
+        new ArchiveJournal(archiveLog.location().fileName(), start, settings.owner())
+            .create(storage, archiveFolder);
+        for (byte[] block : blocks) {
+          archiveLog.append(block);
+        }
+        written.add(
+            new ArchiveResult.WrittenFile(
+                archiveLog.location().fileName(),
+                start > 0,
+                archiveLog.length() - start,
+                blocks.size()));
+      }
+    }
+
+    private void writeNewFile(StorageLocation archiveFolder, int version, List<byte[]> blocks)
+        throws IOException {
+      StorageLocation file = archiveFolder.resolve(ArchiveFileName.of(version));
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      for (byte[] block : blocks) {
+        out.writeBytes(block);
+      }
+      byte[] content = out.toByteArray();
+      new ArchiveJournal(file.fileName(), 0, settings.owner()).create(storage, archiveFolder);
+      try {
+        storage.createExclusive(file, content);
+      } catch (OutcomeUnknownException e) {
+        if (!Arrays.equals(storage.read(file), content)) {
+          throw new IOException(
+              "archive file " + file + " was written by someone else meanwhile; nothing deleted",
+              e);
+        }
+      }
+      written.add(
+          new ArchiveResult.WrittenFile(file.fileName(), false, content.length, blocks.size()));
+    }
+
+    /**
+     * Deletes archived instant files: pending ones first (batched: their order cannot make a hole),
+     * then completed ones one at a time, oldest first, so a concurrent reader never sees a newer
+     * completed instant gone while an older one of this run is still there.
+     */
+    private void deleteArchived(List<TimelineFile> files, ArchiveLock lock) throws IOException {
+      if (files.isEmpty()) {
+        return;
+      }
+      listener.onPhase(ArchiveListener.Phase.DELETE_PENDING);
+      lock.check();
+      List<StorageLocation> pending =
+          files.stream()
+              .filter(f -> f.instant().state().isPending())
+              .map(f -> f.file().location())
+              .toList();
+      if (!pending.isEmpty()) {
+        storage.deleteAll(pending);
+        deleted += pending.size();
+      }
+      listener.onPhase(ArchiveListener.Phase.DELETE_COMPLETED);
+      List<TimelineFile> completed =
+          files.stream()
+              .filter(f -> f.instant().isCompleted())
+              .sorted(Comparator.comparing(TimelineFile::instant))
+              .toList();
+      for (TimelineFile f : completed) {
+        lock.checkIfDue();
+        storage.deleteAll(List.of(f.file().location()));
+        deleted++;
+      }
+    }
+
+    /**
+     * Removes copies of instant files in {@code .hoodie/.aux/} at or before the newest archived
+     * commit or deltacommit (Hudi 0.5–0.13 copied compaction plans there); nothing else.
+     */
+    private void cleanAux(HoodieTable table, List<Instant> archived) throws IOException {
+      Optional<String> threshold =
+          archived.stream()
+              .filter(Instant::isCompleted)
+              .filter(
+                  i ->
+                      i.action() == io.timelinearchive.timeline.Action.COMMIT
+                          || i.action() == io.timelinearchive.timeline.Action.DELTA_COMMIT)
+              .map(Instant::time)
+              .max(Comparator.naturalOrder());
+      if (threshold.isEmpty()) {
+        return;
+      }
+      List<StorageLocation> old = new ArrayList<>();
+      for (FileEntry f : storage.list(table.auxFolder()).toList()) {
+        if (InstantFileName.parse(f.name()) instanceof InstantFileName.Result.Parsed p
+            && p.instant().time().compareTo(threshold.get()) <= 0) {
+          old.add(f.location());
+        }
+      }
+      if (!old.isEmpty()) {
+        storage.deleteAll(old);
+        auxDeleted += old.size();
+      }
+    }
+  }
+
+  /** Archive files of a listing, by version ascending. */
+  static List<FileEntry> archiveFiles(List<FileEntry> listing) {
+    return listing.stream()
+        .filter(f -> ArchiveFileName.version(f.name()).isPresent())
+        .sorted(Comparator.comparingInt(f -> ArchiveFileName.version(f.name()).getAsInt()))
+        .toList();
+  }
+
+  private record Recovery(ActiveTimeline remaining, boolean tornTail) {}
+
+  private record Conversion(List<ArchiveEntry> entries, Set<InstantKey> keys, Barrier barrier) {}
+}

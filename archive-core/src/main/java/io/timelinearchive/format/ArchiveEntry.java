@@ -1,0 +1,58 @@
+package io.timelinearchive.format;
+
+import static java.util.Objects.requireNonNull;
+
+import io.timelinearchive.timeline.Instant;
+import java.nio.ByteBuffer;
+import java.util.Optional;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * One instant state file as an archive entry: the {@code HoodieArchivedMetaEntry} record, whose
+ * detail fields hold records under their own schemas (see {@link EntryDetail}).
+ */
+public record ArchiveEntry(Instant instant, GenericRecord record) {
+  private static final String ENTRY_NAME = ArchiveSchemas.ARCHIVED_META_ENTRY.getFullName();
+
+  public ArchiveEntry {
+    requireNonNull(instant, "instant is null");
+    requireNonNull(record, "record is null");
+    if (!record.getSchema().getFullName().equals(ENTRY_NAME)) {
+      throw new IllegalArgumentException(
+          "not an archive entry record: " + record.getSchema().getFullName());
+    }
+  }
+
+  public Optional<String> stateTransitionTime() {
+    return Optional.ofNullable(field(record, "stateTransitionTime")).map(Object::toString);
+  }
+
+  /** The instant file's bytes, when the entry carries them (entries Hudi wrote do not). */
+  public Optional<byte[]> rawContent() {
+    return Optional.ofNullable(field(record, ArchiveSchemas.RAW_CONTENT_FIELD))
+        .map(ByteBuffer.class::cast)
+        .map(
+            b -> {
+              byte[] bytes = new byte[b.remaining()];
+              b.duplicate().get(bytes);
+              return bytes;
+            });
+  }
+
+  /** The detail record this entry carries, if any. */
+  public Optional<EntryDetail> detail() {
+    for (EntryDetail detail : EntryDetail.values()) {
+      if (field(record, detail.fieldName()) != null) {
+        return Optional.of(detail);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** A field's value, or null when the record's schema has no such field. */
+  static Object field(GenericRecord record, String name) {
+    Schema.Field field = record.getSchema().getField(name);
+    return field == null ? null : record.get(field.pos());
+  }
+}

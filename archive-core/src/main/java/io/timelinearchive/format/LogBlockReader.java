@@ -1,0 +1,367 @@
+package io.timelinearchive.format;
+
+import static io.timelinearchive.format.LogBlockFormat.AVRO_DATA_BLOCK;
+import static io.timelinearchive.format.LogBlockFormat.HEADER_SCHEMA;
+import static io.timelinearchive.format.LogBlockFormat.LOG_FORMAT_VERSION;
+import static io.timelinearchive.format.LogBlockFormat.MAGIC;
+import static io.timelinearchive.format.LogBlockFormat.MAGIC_AND_SIZE;
+import static io.timelinearchive.format.LogBlockFormat.MAX_HEADER_KEY;
+import static io.timelinearchive.format.LogBlockFormat.MIN_BLOCK_SIZE;
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.avro.Schema;
+
+/**
+ * Reads the blocks of one archive file from a stream, one at a time.
+ *
+ * <p>A block cut off by the end of the file (part of the magic, part of the size, or a size that
+ * runs past the end with no later block in sight) is a truncated tail: reading stops there, {@link
+ * #truncatedTail()} says so and the earlier blocks stand, as in Hudi's reader. Anything else that
+ * is not a valid Avro data block where one must start is a {@link CorruptArchiveException} naming
+ * the file and the byte offset. No length read from the file is used to allocate before it is
+ * checked against the bytes left.
+ *
+ * <p>The reader does not close the stream.
+ */
+public final class LogBlockReader {
+  // A block is read whole into memory; Hudi's archive blocks hold ten entries by default.
+  private static final long MAX_BLOCK_SIZE = Integer.MAX_VALUE - 64;
+  private static final int SCAN_CHUNK = 64 * 1024;
+
+  private final InputStream in;
+  private final long fileLength;
+  private final String location;
+  private long position;
+  private long validLength;
+  private boolean truncatedTail;
+  private boolean finished;
+
+  /** A reader of a whole file, {@code in} at its start. */
+  public LogBlockReader(InputStream in, long fileLength, String location) {
+    this(in, 0, fileLength, location);
+  }
+
+  /**
+   * A reader starting at {@code startOffset}, where a block must start; {@code in} is positioned
+   * there. Offsets in results and errors are offsets in the file. Bytes past {@code fileLength}
+   * (say, appended after the file was listed) are not read.
+   */
+  public LogBlockReader(InputStream in, long startOffset, long fileLength, String location) {
+    this.in = requireNonNull(in, "in is null");
+    this.location = requireNonNull(location, "location is null");
+    if (startOffset < 0 || fileLength < startOffset) {
+      throw new IllegalArgumentException(
+          "invalid start offset " + startOffset + " in " + location + " of length " + fileLength);
+    }
+    this.position = startOffset;
+    this.validLength = startOffset;
+    this.fileLength = fileLength;
+  }
+
+  /**
+   * The next valid block, or empty at the end of the file or at a truncated tail.
+   *
+   * @throws CorruptArchiveException if the bytes where a block must start are not a valid Avro data
+   *     block
+   */
+  public Optional<LogBlock> next() throws IOException {
+    if (finished) {
+      return Optional.empty();
+    }
+    long start = position;
+    if (fileLength - position == 0) {
+      finished = true;
+      return Optional.empty();
+    }
+    byte[] magic = new byte[MAGIC.length];
+    int got = readUpTo(magic, (int) Math.min(MAGIC.length, fileLength - position));
+    if (got < MAGIC.length) {
+      if (Arrays.equals(magic, 0, got, MAGIC, 0, got)) {
+        return truncated();
+      }
+      throw notABlock(start, magic, got);
+    }
+    if (!Arrays.equals(magic, MAGIC)) {
+      throw notABlock(start, magic, got);
+    }
+    byte[] sizeField = new byte[8];
+    if (readUpTo(sizeField, (int) Math.min(8, fileLength - position)) < 8) {
+      return truncated();
+    }
+    long blockSize = ByteBuffer.wrap(sizeField).getLong();
+    if (blockSize < MIN_BLOCK_SIZE) {
+      throw new CorruptArchiveException(
+          location,
+          start + MAGIC.length,
+          "block size " + blockSize + " is below the smallest possible " + MIN_BLOCK_SIZE);
+    }
+    if (blockSize > fileLength - position) {
+      long nextMagic = scanForMagic();
+      if (nextMagic >= 0) {
+        throw new CorruptArchiveException(
+            location,
+            start + MAGIC.length,
+            "block size "
+                + blockSize
+                + " runs past the end of the file ("
+                + fileLength
+                + " bytes), yet another block starts at offset "
+                + nextMagic);
+      }
+      return truncated();
+    }
+    if (blockSize > MAX_BLOCK_SIZE) {
+      throw new CorruptArchiveException(
+          location, start + MAGIC.length, "block size " + blockSize + " is too large to read");
+    }
+    byte[] body = new byte[(int) blockSize];
+    if (readUpTo(body, body.length) < body.length) {
+      // The stream ended before the length the listing gave: the file is shorter now.
+      return truncated();
+    }
+    LogBlock block = parse(start, body);
+    validLength = position;
+    return Optional.of(block);
+  }
+
+  /** True once reading stopped at a block cut off by the end of the file. */
+  public boolean truncatedTail() {
+    return truncatedTail;
+  }
+
+  /** Where the last valid block read so far ends (the start offset before any block). */
+  public long validLength() {
+    return validLength;
+  }
+
+  private Optional<LogBlock> truncated() {
+    truncatedTail = true;
+    finished = true;
+    return Optional.empty();
+  }
+
+  private CorruptArchiveException notABlock(long start, byte[] bytes, int length) {
+    String found = HexFormat.ofDelimiter(" ").formatHex(bytes, 0, length);
+    String reason =
+        start == 0
+            ? "the file does not start with #HUDI# (found " + found + ")"
+            : "expected a block (#HUDI#) but found " + found;
+    return new CorruptArchiveException(location, start, reason);
+  }
+
+  private LogBlock parse(long start, byte[] body) throws CorruptArchiveException {
+    long bodyOffset = start + MAGIC_AND_SIZE;
+    ByteBuffer bb = ByteBuffer.wrap(body);
+    int version = bb.getInt();
+    if (version != LOG_FORMAT_VERSION) {
+      throw new CorruptArchiveException(
+          location, bodyOffset, "unsupported log format version " + version);
+    }
+    int type = bb.getInt();
+    if (type != AVRO_DATA_BLOCK) {
+      throw new CorruptArchiveException(
+          location, bodyOffset + 4, "block type " + type + " is not an Avro data block (3)");
+    }
+    long headerOffset = bodyOffset + bb.position();
+    Map<Integer, String> header = readMetadata(bb, bodyOffset, "header");
+    // Content length, footer count and trailer must still fit.
+    need(bb, 8 + 4 + 8, bodyOffset, "content length");
+    long contentLength = bb.getLong();
+    if (contentLength < 0 || contentLength > bb.remaining() - 4 - 8) {
+      throw new CorruptArchiveException(
+          location,
+          bodyOffset + bb.position() - 8,
+          "content length " + contentLength + " does not fit in the block");
+    }
+    int contentStart = bb.position();
+    bb.position(contentStart + (int) contentLength);
+    readMetadata(bb, bodyOffset, "footer");
+    if (bb.remaining() != 8) {
+      throw new CorruptArchiveException(
+          location,
+          bodyOffset + bb.position(),
+          "the block's parts end "
+              + (bb.remaining() - 8)
+              + " bytes before its size says (expected the 8-byte trailer)");
+    }
+    long trailer = bb.getLong();
+    long expected = body.length + (long) MAGIC_AND_SIZE - 8;
+    if (trailer != expected) {
+      throw new CorruptArchiveException(
+          location,
+          bodyOffset + body.length - 8,
+          "trailer " + trailer + " does not match the block's length " + expected);
+    }
+    String schemaJson = header.get(HEADER_SCHEMA);
+    if (schemaJson == null) {
+      throw new CorruptArchiveException(
+          location, headerOffset, "the block header has no SCHEMA entry");
+    }
+    Schema schema;
+    try {
+      schema = SchemaCache.parse(schemaJson);
+    } catch (RuntimeException e) {
+      throw new CorruptArchiveException(
+          location, headerOffset, "the block's SCHEMA is not an Avro schema: " + e, e);
+    }
+    return dataBlock(start, body, bodyOffset, schema, contentStart, (int) contentLength);
+  }
+
+  private LogBlock dataBlock(
+      long start, byte[] body, long bodyOffset, Schema schema, int contentStart, int length)
+      throws CorruptArchiveException {
+    ByteBuffer content = ByteBuffer.wrap(body, contentStart, length).slice();
+    long contentOffset = bodyOffset + contentStart;
+    need(content, 4, contentOffset, "data block version");
+    int dataVersion = content.getInt();
+    if (dataVersion < 1 || dataVersion > 3) {
+      throw new CorruptArchiveException(
+          location, contentOffset, "unsupported data block version " + dataVersion);
+    }
+    int count = -1;
+    if (dataVersion >= 2) {
+      need(content, 4, contentOffset, "record count");
+      count = content.getInt();
+      if (count < 0 || count > content.remaining() / 4) {
+        throw new CorruptArchiveException(
+            location,
+            contentOffset + 4,
+            "record count " + count + " does not fit in " + content.remaining() + " bytes");
+      }
+    }
+    // Version 1 blocks carry no count: records run to the end of the content.
+    int capacity = count >= 0 ? count : content.remaining() / 4;
+    int[] starts = new int[capacity];
+    int[] lengths = new int[capacity];
+    int n = 0;
+    while (count >= 0 ? n < count : content.hasRemaining()) {
+      need(content, 4, contentOffset, "length of record " + n);
+      int recordLength = content.getInt();
+      if (recordLength < 0 || recordLength > content.remaining()) {
+        throw new CorruptArchiveException(
+            location,
+            contentOffset + content.position() - 4,
+            "record "
+                + n
+                + " claims "
+                + recordLength
+                + " bytes but "
+                + content.remaining()
+                + " are left in the content");
+      }
+      starts[n] = contentStart + content.position();
+      lengths[n] = recordLength;
+      content.position(content.position() + recordLength);
+      n++;
+    }
+    if (content.hasRemaining()) {
+      throw new CorruptArchiveException(
+          location,
+          contentOffset + content.position(),
+          content.remaining() + " bytes follow the last record of the content");
+    }
+    return new LogBlock(
+        location,
+        start,
+        body.length + (long) MAGIC_AND_SIZE,
+        schema,
+        body,
+        bodyOffset,
+        Arrays.copyOf(starts, n),
+        Arrays.copyOf(lengths, n));
+  }
+
+  private Map<Integer, String> readMetadata(ByteBuffer bb, long bodyOffset, String what)
+      throws CorruptArchiveException {
+    need(bb, 4, bodyOffset, what + " entry count");
+    int count = bb.getInt();
+    if (count < 0 || count > bb.remaining() / 8) {
+      throw new CorruptArchiveException(
+          location,
+          bodyOffset + bb.position() - 4,
+          what + " entry count " + count + " does not fit in the block");
+    }
+    Map<Integer, String> entries = new HashMap<>();
+    for (int i = 0; i < count; i++) {
+      need(bb, 8, bodyOffset, what + " entry");
+      int key = bb.getInt();
+      if (key < 0 || key > MAX_HEADER_KEY) {
+        throw new CorruptArchiveException(
+            location, bodyOffset + bb.position() - 4, "unknown " + what + " key " + key);
+      }
+      int length = bb.getInt();
+      if (length < 0 || length > bb.remaining()) {
+        throw new CorruptArchiveException(
+            location,
+            bodyOffset + bb.position() - 4,
+            what + " value length " + length + " does not fit in the block");
+      }
+      entries.put(
+          key,
+          new String(bb.array(), bb.arrayOffset() + bb.position(), length, StandardCharsets.UTF_8));
+      bb.position(bb.position() + length);
+    }
+    return entries;
+  }
+
+  private void need(ByteBuffer bb, int bytes, long base, String what)
+      throws CorruptArchiveException {
+    if (bb.remaining() < bytes) {
+      throw new CorruptArchiveException(
+          location, base + bb.position(), "the block ends inside the " + what);
+    }
+  }
+
+  /** Reads up to {@code length} bytes; fewer only at the end of the stream. */
+  private int readUpTo(byte[] buffer, int length) throws IOException {
+    return readUpTo(buffer, 0, length);
+  }
+
+  /**
+   * Reads the rest of the file looking for a magic: a size running past the end is a truncated tail
+   * only if no later block starts. Returns the magic's offset, or -1.
+   */
+  private long scanForMagic() throws IOException {
+    byte[] buffer = new byte[SCAN_CHUNK + MAGIC.length];
+    int carried = 0;
+    long bufferStart = position;
+    while (position < fileLength) {
+      int n = readUpTo(buffer, carried, (int) Math.min(SCAN_CHUNK, fileLength - position));
+      if (n == 0) {
+        break;
+      }
+      int filled = carried + n;
+      for (int i = 0; i + MAGIC.length <= filled; i++) {
+        if (Arrays.equals(buffer, i, i + MAGIC.length, MAGIC, 0, MAGIC.length)) {
+          return bufferStart + i;
+        }
+      }
+      carried = Math.min(MAGIC.length - 1, filled);
+      System.arraycopy(buffer, filled - carried, buffer, 0, carried);
+      bufferStart += filled - carried;
+    }
+    return -1;
+  }
+
+  private int readUpTo(byte[] buffer, int offset, int length) throws IOException {
+    int total = 0;
+    while (total < length) {
+      int n = in.read(buffer, offset + total, length - total);
+      if (n < 0) {
+        break;
+      }
+      total += n;
+    }
+    position += total;
+    return total;
+  }
+}

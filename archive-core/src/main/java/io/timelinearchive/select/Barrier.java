@@ -1,0 +1,66 @@
+package io.timelinearchive.select;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Optional;
+
+/**
+ * Why selection stopped where it did, for one group of instants.
+ *
+ * @param scope the group the barrier stopped
+ * @param kind the rule that stopped it
+ * @param instantTime the instant the rule is about (the savepoint, the pending instant, the
+ *     metadata table's compaction, the first instant kept, ...), when there is one
+ * @param message for people, e.g. {@code first savepoint at 20260101000000000}
+ */
+public record Barrier(Scope scope, Kind kind, Optional<String> instantTime, String message) {
+
+  /** The groups selection handles separately, as Hudi does. */
+  public enum Scope {
+    /**
+     * Completed commit, deltacommit and replacecommit instants (compactions complete as commit).
+     */
+    COMMITS,
+    CLEAN,
+    ROLLBACK
+  }
+
+  public enum Kind {
+    /** No completed instant of the scope. */
+    NOTHING_TO_ARCHIVE,
+    /** No more than {@code hoodie.keep.max.commits} completed instants. */
+    BELOW_MAX,
+    /** The first completed savepoint. */
+    SAVEPOINT,
+    /** The oldest pending instant of the write timeline. */
+    PENDING_INSTANT,
+    /** Merge-on-read tables keep the delta commits the next compaction is scheduled from. */
+    COMPACTION_RETENTION,
+    /** {@code hoodie.keep.min.commits} instants are kept. */
+    MIN_COMMITS,
+    /** Nothing at or after the metadata table's latest compaction; nothing while it has none. */
+    METADATA_TABLE,
+    /** {@code archive.retain.min-age}. */
+    MIN_AGE,
+    /** {@code archive.max-instants-per-run}. */
+    RUN_CAP,
+    /**
+     * An instant file that cannot be read or converted, with {@code
+     * hoodie.fail.on.timeline.archiving=false}: the run archives only what is older (set by the
+     * archiver, which reads the files; selection itself never reads them).
+     */
+    UNREADABLE_FILE
+  }
+
+  public Barrier {
+    requireNonNull(scope, "scope is null");
+    requireNonNull(kind, "kind is null");
+    requireNonNull(instantTime, "instantTime is null");
+    requireNonNull(message, "message is null");
+  }
+
+  @Override
+  public String toString() {
+    return scope + ": " + message;
+  }
+}

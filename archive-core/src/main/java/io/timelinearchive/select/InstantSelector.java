@@ -1,0 +1,563 @@
+package io.timelinearchive.select;
+
+import static java.util.Objects.requireNonNull;
+
+import io.timelinearchive.select.ArchivalPolicy.CleanerPolicy;
+import io.timelinearchive.select.Barrier.Kind;
+import io.timelinearchive.select.Barrier.Scope;
+import io.timelinearchive.timeline.Action;
+import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.InstantKey;
+import io.timelinearchive.timeline.Timeline;
+import java.time.LocalDateTime;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Chooses the instants one archival run takes, by the rules of Apache Hudi 0.15's {@code
+ * HoodieTimelineArchiver#getInstantsToArchive}, then applies our minimum age and per-run cap.
+ *
+ * <p>A pure function of its arguments, linear in the size of the timeline.
+ */
+public final class InstantSelector {
+  private InstantSelector() {}
+
+  /**
+   * @param timeline every instant state file of the active timeline
+   * @param now the time {@code archive.retain.min-age} counts back from; unused without it
+   */
+  public static ArchivalPlan plan(
+      Timeline timeline, TableFacts facts, ArchivalPolicy policy, java.time.Instant now) {
+    requireNonNull(timeline, "timeline is null");
+    requireNonNull(facts, "facts is null");
+    requireNonNull(policy, "policy is null");
+    requireNonNull(now, "now is null");
+    return new Selection(timeline, facts, policy, now).plan();
+  }
+
+  /** The working state of one call; groups are the instants, indexed in timeline order. */
+  private static final class Selection {
+    private final List<Instant> files;
+    private final TableFacts facts;
+    private final ArchivalPolicy policy;
+    private final java.time.Instant now;
+    private final List<String> warnings = new ArrayList<>();
+
+    // group g holds files[start[g] .. start[g + 1]); latest[g] is its furthest state, as Hudi's
+    // layout-1 timeline keeps it
+    private int groupCount;
+    private int[] start;
+    private Instant[] latest;
+
+    private final Ints commits = new Ints();
+    private final Ints cleans = new Ints();
+    private final Ints rollbacks = new Ints();
+    private final Ints deltaCommits = new Ints();
+    private final Set<String> savepointTimes = new HashSet<>();
+    private String firstSavepoint;
+    private int firstPendingWrite = -1;
+    private int firstPendingCommit = -1;
+    private int lastCompletedCommitAction = -1;
+
+    private int minCommits;
+    private int maxCommits;
+
+    Selection(Timeline timeline, TableFacts facts, ArchivalPolicy policy, java.time.Instant now) {
+      this.files = timeline.instants();
+      this.facts = facts;
+      this.policy = policy;
+      this.now = now;
+    }
+
+    ArchivalPlan plan() {
+      group();
+      classify();
+      widenMinAndMax();
+
+      Scoped commitScope = selectCommits();
+      Scoped cleanScope = trim(Scope.CLEAN, "clean instants", cleans);
+      Scoped rollbackScope = trim(Scope.ROLLBACK, "rollback instants", rollbacks);
+      List<Scoped> scopes = List.of(commitScope, cleanScope, rollbackScope);
+      for (Scoped scope : scopes) {
+        limitByMetadataTable(scope);
+        limitByMinAge(scope);
+      }
+      capPerRun(scopes);
+      return toPlan(scopes);
+    }
+
+    private void group() {
+      int n = files.size();
+      start = new int[n + 1];
+      latest = new Instant[n];
+      InstantKey previous = null;
+      for (int i = 0; i < n; i++) {
+        Instant file = files.get(i);
+        InstantKey key = file.key();
+        if (!key.equals(previous)) {
+          start[groupCount] = i;
+          latest[groupCount] = file;
+          groupCount++;
+          previous = key;
+        } else if (file.state().compareTo(latest[groupCount - 1].state()) >= 0) {
+          latest[groupCount - 1] = file;
+        }
+      }
+      start[groupCount] = n;
+    }
+
+    private void classify() {
+      for (int g = 0; g < groupCount; g++) {
+        Instant instant = latest[g];
+        Action action = instant.action();
+        if (instant.isCompleted()) {
+          switch (action) {
+            case COMMIT -> {
+              commits.add(g);
+              lastCompletedCommitAction = g;
+            }
+            case DELTA_COMMIT, REPLACE_COMMIT -> commits.add(g);
+            case CLEAN -> cleans.add(g);
+            case ROLLBACK -> rollbacks.add(g);
+            case SAVEPOINT -> {
+              if (firstSavepoint == null) {
+                firstSavepoint = instant.time();
+              }
+              savepointTimes.add(instant.time());
+            }
+            default -> {}
+          }
+        } else {
+          if (firstPendingWrite < 0 && action.isWriteAction()) {
+            firstPendingWrite = g;
+          }
+          if (firstPendingCommit < 0 && isCommitAction(action)) {
+            firstPendingCommit = g;
+          }
+        }
+        if (action == Action.DELTA_COMMIT) {
+          deltaCommits.add(g);
+        }
+      }
+    }
+
+    private static boolean isCommitAction(Action action) {
+      return action == Action.COMMIT
+          || action == Action.DELTA_COMMIT
+          || action == Action.REPLACE_COMMIT;
+    }
+
+    private String time(int group) {
+      return latest[group].time();
+    }
+
+    // Hudi's ArchivalUtils.getMinAndMaxInstantsToKeep: keep every commit the cleaner still needs,
+    // plus one, by raising min and max together.
+    private void widenMinAndMax() {
+      minCommits = policy.minCommits();
+      maxCommits = policy.maxCommits();
+      Optional<Integer> earliest = earliestCommitToRetainForCleaner();
+      if (earliest.isEmpty()) {
+        return;
+      }
+      int neededByCleaner = commits.size() - earliest.get() - 1 + 2;
+      if (policy.minCommits() >= neededByCleaner) {
+        return;
+      }
+      minCommits = neededByCleaner;
+      maxCommits = neededByCleaner + policy.maxCommits() - policy.minCommits();
+      String cleaner =
+          switch (policy.cleanerPolicy()) {
+            case KEEP_LATEST_COMMITS ->
+                ArchivalPolicy.CLEANER_COMMITS_RETAINED + "=" + policy.cleanerCommitsRetained();
+            case KEEP_LATEST_BY_HOURS ->
+                ArchivalPolicy.CLEANER_HOURS_RETAINED + "=" + policy.cleanerHoursRetained();
+            case KEEP_LATEST_FILE_VERSIONS -> "";
+          };
+      warnings.add(
+          ArchivalPolicy.MIN_COMMITS
+              + "="
+              + policy.minCommits()
+              + " is more aggressive than the cleaner ("
+              + ArchivalPolicy.CLEANER_POLICY
+              + "="
+              + policy.cleanerPolicy()
+              + " "
+              + cleaner
+              + ", earliest commit to retain "
+              + time(commits.get(earliest.get()))
+              + "); as Hudi does, using "
+              + ArchivalPolicy.MIN_COMMITS
+              + "="
+              + minCommits
+              + " and "
+              + ArchivalPolicy.MAX_COMMITS
+              + "="
+              + maxCommits);
+    }
+
+    /** Hudi's CleanerUtils.getEarliestCommitToRetain, as a position in {@link #commits}. */
+    private Optional<Integer> earliestCommitToRetainForCleaner() {
+      int count = commits.size();
+      if (policy.cleanerPolicy() == CleanerPolicy.KEEP_LATEST_COMMITS
+          && count > policy.cleanerCommitsRetained()) {
+        int nth = count - policy.cleanerCommitsRetained();
+        if (nth >= count) {
+          return Optional.empty();
+        }
+        if (firstPendingCommit >= 0 && commits.get(nth) > firstPendingCommit) {
+          // never later than the oldest pending commit: the last completed one before it
+          int before = countBefore(commits, time(firstPendingCommit));
+          return before == 0 ? Optional.empty() : Optional.of(before - 1);
+        }
+        return Optional.of(nth);
+      }
+      if (policy.cleanerPolicy() == CleanerPolicy.KEEP_LATEST_BY_HOURS && count > 0) {
+        String latestTime = time(commits.get(count - 1));
+        Optional<LocalDateTime> parsed = InstantTimes.parse(latestTime);
+        if (parsed.isEmpty()) {
+          warnings.add(
+              "cannot read the latest commit time "
+                  + latestTime
+                  + " as a date; "
+                  + ArchivalPolicy.CLEANER_HOURS_RETAINED
+                  + " does not widen "
+                  + ArchivalPolicy.MIN_COMMITS);
+          return Optional.empty();
+        }
+        LocalDateTime earliestToRetain =
+            ZonedDateTime.of(parsed.get(), facts.timelineZone())
+                .minusHours(policy.cleanerHoursRetained())
+                .toLocalDateTime();
+        int before = countBefore(commits, InstantTimes.format(earliestToRetain));
+        return before < count ? Optional.of(before) : Optional.empty();
+      }
+      return Optional.empty();
+    }
+
+    private Scoped selectCommits() {
+      Scoped scope = new Scoped(Scope.COMMITS);
+      int count = commits.size();
+      if (count == 0) {
+        scope.stop(Kind.NOTHING_TO_ARCHIVE, null, "nothing to archive: no completed commits");
+        return scope;
+      }
+      if (count <= maxCommits) {
+        scope.stop(Kind.BELOW_MAX, null, "below max commits (" + count + " <= " + maxCommits + ")");
+        return scope;
+      }
+
+      // Hudi's "oldest commit to retain": the last completed commit before the oldest pending
+      // write instant (or that instant itself when no commit precedes it); it is kept too.
+      String pendingBound = null;
+      String pendingMessage = null;
+      if (firstPendingWrite >= 0) {
+        String pendingTime = time(firstPendingWrite);
+        int before = countBefore(commits, pendingTime);
+        pendingBound = before == 0 ? pendingTime : time(commits.get(before - 1));
+        pendingMessage =
+            "oldest pending "
+                + latest[firstPendingWrite].action()
+                + " at "
+                + pendingTime
+                + (before == 0
+                    ? ""
+                    : " (the last completed commit before it, " + pendingBound + ", stays too)");
+      }
+      String compactionBound =
+          facts.tableType() == TableFacts.TableType.MERGE_ON_READ
+                  && policy.compactionTrigger().countsDeltaCommits()
+              ? earliestInstantToRetainForCompaction()
+              : null;
+
+      int limit = count - minCommits;
+      for (int pos = 0; pos < count; pos++) {
+        int group = commits.get(pos);
+        String time = time(group);
+        if (policy.archiveBeyondSavepoint()) {
+          if (savepointTimes.contains(time)) {
+            continue;
+          }
+        } else if (firstSavepoint != null && firstSavepoint.compareTo(time) <= 0) {
+          scope.stop(Kind.SAVEPOINT, firstSavepoint, "first savepoint at " + firstSavepoint);
+          return scope;
+        }
+        if (pendingBound != null && time.compareTo(pendingBound) >= 0) {
+          scope.stop(Kind.PENDING_INSTANT, time(firstPendingWrite), pendingMessage);
+          return scope;
+        }
+        if (compactionBound != null && time.compareTo(compactionBound) >= 0) {
+          scope.stop(
+              Kind.COMPACTION_RETENTION,
+              compactionBound,
+              "merge-on-read compaction keeps the delta commits from "
+                  + compactionBound
+                  + " ("
+                  + ArchivalPolicy.COMPACTION_MAX_DELTA_COMMITS
+                  + "="
+                  + policy.compactionMaxDeltaCommits()
+                  + ")");
+          return scope;
+        }
+        if (scope.chosen.size() == limit) {
+          scope.stop(Kind.MIN_COMMITS, time, "keeping min commits (" + minCommits + ")");
+          return scope;
+        }
+        scope.chosen.add(group);
+      }
+      // only with archive beyond savepoint, once every commit left is a savepointed one (at least
+      // min of them, so there is one)
+      String firstLeft = null;
+      for (int pos = 0; pos < count && firstLeft == null; pos++) {
+        if (savepointTimes.contains(time(commits.get(pos)))) {
+          firstLeft = time(commits.get(pos));
+        }
+      }
+      scope.stop(Kind.SAVEPOINT, firstLeft, "every remaining commit is savepointed");
+      return scope;
+    }
+
+    // Hudi's CompactionUtils.getOldestInstantToRetainForCompaction: keep the delta commits since
+    // the last completed compaction (a completed commit) that the next compaction plan counts.
+    private String earliestInstantToRetainForCompaction() {
+      int anchor;
+      int from;
+      if (lastCompletedCommitAction >= 0) {
+        anchor = lastCompletedCommitAction;
+        from = countAtOrBefore(deltaCommits, time(anchor));
+      } else if (deltaCommits.size() > 0) {
+        anchor = deltaCommits.get(0);
+        from = 0;
+      } else {
+        return null;
+      }
+      int since = deltaCommits.size() - from;
+      int max = policy.compactionMaxDeltaCommits();
+      if (since < max) {
+        return time(anchor);
+      }
+      return time(deltaCommits.get(from + since - max));
+    }
+
+    // Hudi's getCleanInstantsToArchive: per action, above max the oldest (count - min).
+    private Scoped trim(Scope scopeName, String what, Ints completed) {
+      Scoped scope = new Scoped(scopeName);
+      int count = completed.size();
+      if (count == 0) {
+        scope.stop(Kind.NOTHING_TO_ARCHIVE, null, "nothing to archive: no completed " + what);
+      } else if (count <= maxCommits) {
+        scope.stop(
+            Kind.BELOW_MAX, null, "below max " + what + " (" + count + " <= " + maxCommits + ")");
+      } else {
+        int keep = count - minCommits;
+        for (int pos = 0; pos < keep; pos++) {
+          scope.chosen.add(completed.get(pos));
+        }
+        scope.stop(
+            Kind.MIN_COMMITS,
+            time(completed.get(keep)),
+            "keeping min " + what + " (" + minCommits + ")");
+      }
+      return scope;
+    }
+
+    private void limitByMetadataTable(Scoped scope) {
+      if (facts.metadataTable().isEmpty() || scope.chosen.size() == 0) {
+        return;
+      }
+      Optional<String> compaction = facts.metadataTable().get().latestCompactionTime();
+      if (compaction.isEmpty()) {
+        scope.chosen.truncate(0);
+        scope.stop(Kind.METADATA_TABLE, null, "metadata table not compacted yet");
+        return;
+      }
+      int kept = countBefore(scope.chosen, compaction.get());
+      if (kept < scope.chosen.size()) {
+        scope.chosen.truncate(kept);
+        scope.stop(
+            Kind.METADATA_TABLE,
+            compaction.get(),
+            "metadata table not compacted past " + compaction.get());
+      }
+    }
+
+    private void limitByMinAge(Scoped scope) {
+      if (policy.retainMinAge().isEmpty() || scope.chosen.size() == 0) {
+        return;
+      }
+      String cutoff = InstantTimes.cutoff(now, policy.retainMinAge().get(), facts.timelineZone());
+      int kept = 0;
+      while (kept < scope.chosen.size()
+          && InstantTimes.atOrBefore(time(scope.chosen.get(kept)), cutoff)) {
+        kept++;
+      }
+      if (kept < scope.chosen.size()) {
+        String firstKept = time(scope.chosen.get(kept));
+        scope.chosen.truncate(kept);
+        scope.stop(
+            Kind.MIN_AGE,
+            firstKept,
+            "retain min-age "
+                + ArchivalPolicy.formatDuration(policy.retainMinAge().get())
+                + (cutoff.isEmpty() ? "" : " (instants after " + cutoff + " stay)"));
+      }
+    }
+
+    // The cap keeps the oldest instants of all scopes together, so commits stay a prefix.
+    private void capPerRun(List<Scoped> scopes) {
+      if (policy.maxInstantsPerRun().isEmpty()) {
+        return;
+      }
+      int cap = policy.maxInstantsPerRun().getAsInt();
+      Ints all = merge(scopes);
+      if (all.size() <= cap) {
+        return;
+      }
+      int firstLeft = all.get(cap);
+      for (Scoped scope : scopes) {
+        int kept = countBelow(scope.chosen, firstLeft);
+        if (kept < scope.chosen.size()) {
+          String firstKept = time(scope.chosen.get(kept));
+          scope.chosen.truncate(kept);
+          scope.stop(Kind.RUN_CAP, firstKept, "per-run cap " + cap);
+        }
+      }
+    }
+
+    private static Ints merge(List<Scoped> scopes) {
+      int total = 0;
+      for (Scoped scope : scopes) {
+        total += scope.chosen.size();
+      }
+      int[] merged = new int[total];
+      int at = 0;
+      for (Scoped scope : scopes) {
+        System.arraycopy(scope.chosen.values, 0, merged, at, scope.chosen.size());
+        at += scope.chosen.size();
+      }
+      Arrays.sort(merged);
+      return new Ints(merged);
+    }
+
+    private ArchivalPlan toPlan(List<Scoped> scopes) {
+      Ints selected = merge(scopes);
+      List<InstantKey> keys = new ArrayList<>(selected.size());
+      List<Instant> selectedFiles = new ArrayList<>();
+      Map<Action, Integer> counts = new EnumMap<>(Action.class);
+      for (int i = 0; i < selected.size(); i++) {
+        int group = selected.get(i);
+        InstantKey key = latest[group].key();
+        keys.add(key);
+        counts.merge(key.action(), 1, Integer::sum);
+        selectedFiles.addAll(files.subList(start[group], start[group + 1]));
+      }
+      List<Barrier> barriers = new ArrayList<>();
+      for (Scoped scope : scopes) {
+        barriers.add(scope.barrier);
+      }
+      return new ArchivalPlan(
+          keys, selectedFiles, counts, barriers, minCommits, maxCommits, warnings);
+    }
+
+    /** How many of {@code groups} (ascending) have a time before {@code time}. */
+    private int countBefore(Ints groups, String time) {
+      int low = 0;
+      int high = groups.size();
+      while (low < high) {
+        int mid = (low + high) >>> 1;
+        if (time(groups.get(mid)).compareTo(time) < 0) {
+          low = mid + 1;
+        } else {
+          high = mid;
+        }
+      }
+      return low;
+    }
+
+    /** How many of {@code groups} (ascending) have a time at or before {@code time}. */
+    private int countAtOrBefore(Ints groups, String time) {
+      int low = 0;
+      int high = groups.size();
+      while (low < high) {
+        int mid = (low + high) >>> 1;
+        if (time(groups.get(mid)).compareTo(time) <= 0) {
+          low = mid + 1;
+        } else {
+          high = mid;
+        }
+      }
+      return low;
+    }
+
+    /** How many of {@code groups} (ascending) come before group {@code group}. */
+    private static int countBelow(Ints groups, int group) {
+      int low = 0;
+      int high = groups.size();
+      while (low < high) {
+        int mid = (low + high) >>> 1;
+        if (groups.get(mid) < group) {
+          low = mid + 1;
+        } else {
+          high = mid;
+        }
+      }
+      return low;
+    }
+  }
+
+  /** The instants chosen in one scope so far, and why the scope stops there. */
+  private static final class Scoped {
+    final Scope scope;
+    final Ints chosen = new Ints();
+    Barrier barrier;
+
+    Scoped(Scope scope) {
+      this.scope = scope;
+    }
+
+    void stop(Kind kind, String instantTime, String message) {
+      barrier = new Barrier(scope, kind, Optional.ofNullable(instantTime), message);
+    }
+  }
+
+  /** A growable list of group indexes, ascending; boxed lists cost too much at 10^6 instants. */
+  private static final class Ints {
+    int[] values;
+    private int size;
+
+    Ints() {
+      this.values = new int[16];
+    }
+
+    Ints(int[] values) {
+      this.values = values;
+      this.size = values.length;
+    }
+
+    void add(int value) {
+      if (size == values.length) {
+        values = Arrays.copyOf(values, size * 2);
+      }
+      values[size++] = value;
+    }
+
+    int get(int index) {
+      return values[index];
+    }
+
+    int size() {
+      return size;
+    }
+
+    void truncate(int newSize) {
+      size = newSize;
+    }
+  }
+}

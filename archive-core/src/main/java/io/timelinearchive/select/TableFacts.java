@@ -1,0 +1,133 @@
+package io.timelinearchive.select;
+
+import static java.util.Objects.requireNonNull;
+
+import io.timelinearchive.timeline.Action;
+import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.Timeline;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What selection needs to know about a table beyond its instant names. The caller gathers these
+ * (from {@code hoodie.properties} and the metadata table's timeline) so that selection stays a pure
+ * function.
+ *
+ * @param tableType {@code hoodie.table.type}
+ * @param timelineZone the zone instant times are written in ({@code
+ *     hoodie.table.timeline.timezone}: UTC, or the writers' local zone)
+ * @param metadataTable absent when the table has no metadata table
+ */
+public record TableFacts(
+    TableType tableType, ZoneId timelineZone, Optional<MetadataTable> metadataTable) {
+
+  public static final String TABLE_TYPE = "hoodie.table.type";
+  public static final String TIMELINE_TIMEZONE = "hoodie.table.timeline.timezone";
+  public static final String METADATA_PARTITIONS = "hoodie.table.metadata.partitions";
+
+  public enum TableType {
+    COPY_ON_WRITE,
+    MERGE_ON_READ
+  }
+
+  /**
+   * The metadata table of a table, as far as archival cares.
+   *
+   * @param latestCompactionTime the time of its latest completed compaction, empty while it has
+   *     none; the data table's instants at or after it are not archived, and none at all while
+   *     there is none
+   */
+  public record MetadataTable(Optional<String> latestCompactionTime) {
+    public MetadataTable {
+      requireNonNull(latestCompactionTime, "latestCompactionTime is null");
+    }
+
+    public static MetadataTable notCompactedYet() {
+      return new MetadataTable(Optional.empty());
+    }
+
+    public static MetadataTable compactedAt(String time) {
+      return new MetadataTable(Optional.of(requireNonNull(time, "time is null")));
+    }
+
+    /**
+     * Reads the latest compaction off the metadata table's own active timeline (the latest
+     * completed {@code commit}), as Hudi's {@code HoodieBackedTableMetadata} does.
+     */
+    public static MetadataTable fromTimeline(Timeline metadataTimeline) {
+      List<Instant> instants = metadataTimeline.instants();
+      for (int i = instants.size() - 1; i >= 0; i--) {
+        Instant instant = instants.get(i);
+        if (instant.isCompleted() && instant.action() == Action.COMMIT) {
+          return compactedAt(instant.time());
+        }
+      }
+      return notCompactedYet();
+    }
+  }
+
+  public TableFacts {
+    requireNonNull(tableType, "tableType is null");
+    requireNonNull(timelineZone, "timelineZone is null");
+    requireNonNull(metadataTable, "metadataTable is null");
+  }
+
+  /** A table of the given type with UTC instant times and no metadata table. */
+  public static TableFacts of(TableType tableType) {
+    return new TableFacts(tableType, ZoneOffset.UTC, Optional.empty());
+  }
+
+  public TableFacts withMetadataTable(MetadataTable metadataTable) {
+    return new TableFacts(tableType, timelineZone, Optional.of(metadataTable));
+  }
+
+  /**
+   * Reads the table type and the timeline's zone from {@code hoodie.properties}.
+   *
+   * @param localZone the zone of the writers, used when the timeline zone is {@code LOCAL} (Hudi's
+   *     default)
+   * @param metadataTable see {@link #hasMetadataTable} to know whether to look for one
+   * @throws IllegalArgumentException naming the property when a value is not one Hudi writes
+   */
+  public static TableFacts fromProperties(
+      Map<String, String> properties, ZoneId localZone, Optional<MetadataTable> metadataTable) {
+    requireNonNull(properties, "properties is null");
+    requireNonNull(localZone, "localZone is null");
+    String type = properties.getOrDefault(TABLE_TYPE, TableType.COPY_ON_WRITE.name()).trim();
+    TableType tableType;
+    try {
+      tableType = TableType.valueOf(type.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          TABLE_TYPE + "='" + type + "' is not COPY_ON_WRITE or MERGE_ON_READ", e);
+    }
+    String zone = properties.getOrDefault(TIMELINE_TIMEZONE, "LOCAL").trim();
+    ZoneId timelineZone;
+    if (zone.equalsIgnoreCase("LOCAL")) {
+      timelineZone = localZone;
+    } else if (zone.equalsIgnoreCase("UTC")) {
+      timelineZone = ZoneOffset.UTC;
+    } else {
+      throw new IllegalArgumentException(TIMELINE_TIMEZONE + "='" + zone + "' is not LOCAL or UTC");
+    }
+    return new TableFacts(tableType, timelineZone, metadataTable);
+  }
+
+  /**
+   * Whether Hudi treats the table as having a metadata table: its {@code files} partition is listed
+   * in {@value #METADATA_PARTITIONS}.
+   */
+  public static boolean hasMetadataTable(Map<String, String> properties) {
+    String partitions = properties.getOrDefault(METADATA_PARTITIONS, "");
+    for (String partition : partitions.split(",")) {
+      if (partition.trim().equals("files")) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,254 @@
+package io.timelinearchive.archive;
+
+import static java.nio.charset.StandardCharsets.US_ASCII;
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import io.timelinearchive.storage.FileEntry;
+import io.timelinearchive.storage.MetaStorage;
+import io.timelinearchive.storage.StorageLocation;
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.DecoderFactory;
+
+/**
+ * Checks the archive protocol's invariants 1–3 on a table, independently of the archiver: it lists
+ * and reads the storage itself and parses archive files with its own reading of the Hudi log-block
+ * layout, sharing no code with the archiver or its reader.
+ *
+ * <p>Instant file names are parsed here with a regular expression of its own, so a bug in the
+ * product's name parsing cannot hide itself either.
+ */
+public final class InvariantChecker {
+  private static final Pattern INSTANT =
+      Pattern.compile("^(\\d+)\\.(\\w+)(\\.(requested|inflight))?$");
+  private static final Pattern ARCHIVE = Pattern.compile("^\\.commits_\\.archive\\.(\\d+)(_.*)?$");
+  private static final byte[] MAGIC = "#HUDI#".getBytes(US_ASCII);
+
+  /** One archived record as read back: name-level identity and the raw bytes it carries. */
+  public record Archived(String time, String action, String state, byte[] raw) {
+    String id() {
+      return time + "/" + action + "/" + state;
+    }
+  }
+
+  private final Map<String, byte[]> original;
+
+  /**
+   * @param original every instant file of the table before any archival, by file name
+   */
+  public InvariantChecker(Map<String, byte[]> original) {
+    this.original = new TreeMap<>(original);
+  }
+
+  /** Reads every instant file directly below {@code meta}, by name. */
+  public static Map<String, byte[]> snapshot(MetaStorage storage, StorageLocation meta)
+      throws IOException {
+    Map<String, byte[]> files = new TreeMap<>();
+    for (FileEntry e : storage.list(meta).toList()) {
+      if (INSTANT.matcher(e.name()).matches() || e.name().matches("^\\d+\\.inflight$")) {
+        files.put(e.name(), storage.read(e.location()));
+      }
+    }
+    return files;
+  }
+
+  /**
+   * Checks invariants 1–3 now.
+   *
+   * @return the violations found, empty when all hold
+   */
+  public List<String> check(
+      MetaStorage storage, StorageLocation meta, StorageLocation archiveFolder) throws IOException {
+    List<String> violations = new ArrayList<>();
+    Map<String, byte[]> active = snapshot(storage, meta);
+    List<Archived> archived = readArchive(storage, archiveFolder, violations);
+
+    // 3. no duplicates
+    Map<String, Integer> seen = new HashMap<>();
+    for (Archived a : archived) {
+      if (seen.merge(a.id(), 1, Integer::sum) == 2) {
+        violations.add("archived twice: " + a.id());
+      }
+    }
+    Map<String, Archived> byId = new HashMap<>();
+    archived.forEach(a -> byId.putIfAbsent(a.id(), a));
+
+    // 1. nothing lost, byte for byte
+    for (Map.Entry<String, byte[]> e : original.entrySet()) {
+      String name = e.getKey();
+      byte[] now = active.get(name);
+      if (now != null) {
+        if (!Arrays.equals(now, e.getValue())) {
+          violations.add("changed in the active timeline: " + name);
+        }
+        continue;
+      }
+      Archived a = byId.get(id(name));
+      if (a == null) {
+        violations.add("lost: " + name + " is neither active nor archived");
+      } else if (!Arrays.equals(a.raw(), e.getValue())) {
+        violations.add("archived with different bytes: " + name);
+      }
+    }
+
+    // 2. no holes: per action, the completed instants gone from the active timeline are the oldest
+    // ones (archival trims every action's timeline from its oldest end)
+    Map<String, List<String>> completedByAction = new TreeMap<>();
+    for (String name : original.keySet()) {
+      if (isCompleted(name)) {
+        completedByAction
+            .computeIfAbsent(key(name).split("/")[1], k -> new ArrayList<>())
+            .add(name);
+      }
+    }
+    for (List<String> names : completedByAction.values()) {
+      names.sort(null);
+      String oldestActive = null;
+      for (String name : names) {
+        if (active.containsKey(name)) {
+          if (oldestActive == null) {
+            oldestActive = name;
+          }
+        } else if (oldestActive != null) {
+          violations.add(
+              "hole: " + name + " is gone while the older " + oldestActive + " is active");
+        }
+      }
+    }
+    for (String name : original.keySet()) {
+      if (isCompleted(name) && !active.containsKey(name)) {
+        for (String other : active.keySet()) {
+          if (!isCompleted(other) && key(other).equals(key(name))) {
+            violations.add(
+                "pending-looking: "
+                    + other
+                    + " is active but its completed file "
+                    + name
+                    + " is gone");
+          }
+        }
+      }
+    }
+    return violations;
+  }
+
+  /** Every record of every archive file, in file then block order. */
+  public static List<Archived> readArchive(
+      MetaStorage storage, StorageLocation archiveFolder, List<String> problems)
+      throws IOException {
+    TreeMap<Long, FileEntry> files = new TreeMap<>();
+    for (FileEntry e : storage.list(archiveFolder).toList()) {
+      Matcher m = ARCHIVE.matcher(e.name());
+      if (m.matches()) {
+        files.put(Long.parseLong(m.group(1)), e);
+      }
+    }
+    List<Archived> records = new ArrayList<>();
+    for (FileEntry file : files.values()) {
+      byte[] bytes = storage.read(file.location());
+      ByteBuffer buf = ByteBuffer.wrap(bytes);
+      while (buf.remaining() > 0) {
+        int start = buf.position();
+        if (buf.remaining() < 14) {
+          break; // a torn tail: readers skip it
+        }
+        byte[] magic = new byte[6];
+        buf.get(magic);
+        if (!Arrays.equals(magic, MAGIC)) {
+          problems.add("no block magic at " + file.name() + "@" + start);
+          break;
+        }
+        long size = buf.getLong();
+        if (size > buf.remaining()) {
+          break; // torn tail
+        }
+        ByteBuffer block = buf.slice(buf.position(), (int) size);
+        buf.position(buf.position() + (int) size);
+        block.getInt(); // format version
+        int type = block.getInt();
+        Map<Integer, String> header = new HashMap<>();
+        int entries = block.getInt();
+        for (int i = 0; i < entries; i++) {
+          int k = block.getInt();
+          byte[] v = new byte[block.getInt()];
+          block.get(v);
+          header.put(k, new String(v, UTF_8));
+        }
+        byte[] content = new byte[(int) block.getLong()];
+        block.get(content);
+        if (type != 3) {
+          problems.add("not a data block at " + file.name() + "@" + start);
+          continue;
+        }
+        Schema schema = new Schema.Parser().parse(header.get(2));
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(content));
+        in.readInt(); // data block version
+        int n = in.readInt();
+        GenericDatumReader<GenericRecord> reader = new GenericDatumReader<>(schema);
+        for (int i = 0; i < n; i++) {
+          byte[] record = new byte[in.readInt()];
+          in.readFully(record);
+          GenericRecord r = reader.read(null, DecoderFactory.get().binaryDecoder(record, null));
+          Object raw =
+              r.getSchema().getField("timelineArchiveRawContent") == null
+                  ? null
+                  : r.get("timelineArchiveRawContent");
+          byte[] rawBytes = null;
+          if (raw instanceof ByteBuffer bb) {
+            rawBytes = new byte[bb.remaining()];
+            bb.duplicate().get(rawBytes);
+          }
+          records.add(
+              new Archived(
+                  String.valueOf(r.get("commitTime")),
+                  String.valueOf(r.get("actionType")),
+                  String.valueOf(r.get("actionState")),
+                  rawBytes));
+        }
+      }
+    }
+    return records;
+  }
+
+  /** (time/action/state) of an instant file name, with Hudi's naming quirks undone. */
+  static String id(String name) {
+    if (name.matches("^\\d+\\.inflight$")) {
+      return name.substring(0, name.indexOf('.')) + "/commit/INFLIGHT";
+    }
+    Matcher m = INSTANT.matcher(name);
+    if (!m.matches()) {
+      throw new IllegalArgumentException("not an instant file name: " + name);
+    }
+    String state = m.group(4) == null ? "COMPLETED" : m.group(4).toUpperCase(java.util.Locale.ROOT);
+    return m.group(1) + "/" + m.group(2) + "/" + state;
+  }
+
+  private static boolean isCompleted(String name) {
+    return id(name).endsWith("/COMPLETED");
+  }
+
+  /** (time, action completed as): a compaction's files share a key with its commit. */
+  private static String key(String name) {
+    String[] parts = id(name).split("/");
+    String action =
+        switch (parts[1]) {
+          case "compaction" -> "commit";
+          case "logcompaction" -> "deltacommit";
+          default -> parts[1];
+        };
+    return parts[0] + "/" + action;
+  }
+}
