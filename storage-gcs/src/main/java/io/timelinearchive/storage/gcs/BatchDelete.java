@@ -58,7 +58,16 @@ final class BatchDelete {
       batches.add(all.subList(from, Math.min(all.size(), from + batchSize)));
     }
     Map<StorageLocation, String> failures = new LinkedHashMap<>();
-    if (batches.size() <= 1 || parallelism == 1) {
+    if (all.size() == 1) {
+      // The archiver deletes completed instants one call per file, oldest first: a plain DELETE
+      // (retried by the SDK) is lighter than a batch of one.
+      StorageLocation file = all.get(0);
+      try {
+        storage.delete(ids.apply(file));
+      } catch (StorageException e) {
+        failures.put(file, GcsMetaStorage.describe(e));
+      }
+    } else if (batches.size() <= 1 || parallelism == 1) {
       for (List<StorageLocation> batch : batches) {
         failures.putAll(deleteBatch(batch, ids));
       }

@@ -4,15 +4,19 @@ import static java.util.Objects.requireNonNull;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -24,6 +28,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
+import java.util.zip.GZIPInputStream;
 
 /**
  * An HTTP proxy on 127.0.0.1 in front of the emulator that fails chosen requests the way a network
@@ -45,8 +50,10 @@ final class FaultProxy implements AutoCloseable {
 
   /**
    * @param authorization the Authorization header, or empty
+   * @param bodyHead the first bytes of the body as ISO-8859-1 text (a multipart upload names its
+   *     object there)
    */
-  record Request(String method, String target, String authorization) {
+  record Request(String method, String target, String authorization, String bodyHead) {
     boolean isUpload() {
       return target.startsWith("/upload/");
     }
@@ -64,6 +71,7 @@ final class FaultProxy implements AutoCloseable {
 
   private record Hook(Predicate<Request> when, Action action, AtomicInteger remaining) {}
 
+  private static final int BODY_HEAD = 2048;
   private static final Set<String> HOP_BY_HOP =
       Set.of(
           "connection",
@@ -158,15 +166,15 @@ final class FaultProxy implements AutoCloseable {
 
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
+      byte[] body = exchange.getRequestBody().readAllBytes();
       Request request =
           new Request(
               exchange.getRequestMethod(),
               exchange.getRequestURI().toString(),
-              String.valueOf(
-                  Optional.ofNullable(exchange.getRequestHeaders().getFirst("Authorization"))
-                      .orElse("")));
+              Optional.ofNullable(exchange.getRequestHeaders().getFirst("Authorization"))
+                  .orElse(""),
+              bodyHead(body, exchange.getRequestHeaders().getFirst("Content-Encoding")));
       requests.add(request);
-      byte[] body = exchange.getRequestBody().readAllBytes();
       Fault fault = faultFor(request);
       if (fault == Fault.DROP_BEFORE_FORWARD) {
         return; // closing the exchange without an answer closes the connection
@@ -176,7 +184,7 @@ final class FaultProxy implements AutoCloseable {
             ("{\"error\":{\"code\":"
                     + (fault == Fault.UNAVAILABLE ? 503 : 429)
                     + ",\"message\":\"injected by FaultProxy\"}}")
-                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                .getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         exchange.sendResponseHeaders(fault == Fault.UNAVAILABLE ? 503 : 429, error.length);
         exchange.getResponseBody().write(error);
@@ -185,8 +193,8 @@ final class FaultProxy implements AutoCloseable {
       if (request.isBatch()) {
         body =
             batchBodyRewrite
-                .apply(new String(body, java.nio.charset.StandardCharsets.ISO_8859_1))
-                .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+                .apply(new String(body, StandardCharsets.ISO_8859_1))
+                .getBytes(StandardCharsets.ISO_8859_1);
       }
       for (Hook hook : hooks) {
         if (hook.when().test(request)
@@ -222,6 +230,19 @@ final class FaultProxy implements AutoCloseable {
         exchange.getResponseBody().write(answer);
       }
     }
+  }
+
+  /** The start of a body, unzipped if need be (the client gzips upload bodies). */
+  private static String bodyHead(byte[] body, String contentEncoding) throws IOException {
+    byte[] head;
+    if ("gzip".equalsIgnoreCase(contentEncoding)) {
+      try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(body))) {
+        head = in.readNBytes(BODY_HEAD);
+      }
+    } else {
+      head = Arrays.copyOf(body, Math.min(body.length, BODY_HEAD));
+    }
+    return new String(head, StandardCharsets.ISO_8859_1);
   }
 
   private Fault faultFor(Request request) {

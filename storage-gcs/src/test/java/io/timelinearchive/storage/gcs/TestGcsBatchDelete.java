@@ -75,6 +75,38 @@ class TestGcsBatchDelete {
   }
 
   @Test
+  void oneFileIsDeletedWithOnePlainRequest() throws IOException {
+    MetaStorage storage = open(Map.of());
+    List<StorageLocation> files = createFiles("one", 2);
+
+    storage.deleteAll(List.of(files.get(0)));
+    storage.deleteAll(List.of(file("one/missing")));
+
+    assertThat(direct.list(folder("one")).toList())
+        .extracting(FileEntry::location)
+        .containsExactly(files.get(1));
+    assertThat(proxy.requests())
+        .extracting(FaultProxy.Request::method)
+        .containsExactly("DELETE", "DELETE");
+  }
+
+  @Test
+  void oneFileThatCannotBeDeletedIsNamed() throws IOException {
+    MetaStorage storage = open(Map.of(GcsConfig.RETRIES, "1"));
+    List<StorageLocation> files = createFiles("stuck", 1);
+    proxy.inject(r -> r.method().equals("DELETE"), Fault.UNAVAILABLE, 2);
+
+    assertThatThrownBy(() -> storage.deleteAll(files))
+        .isInstanceOfSatisfying(
+            DeleteFailedException.class,
+            e -> {
+              assertThat(e.failures()).containsOnlyKeys(files);
+              assertThat(e.failures().values()).allSatisfy(m -> assertThat(m).startsWith("503"));
+            });
+    assertThat(direct.list(folder("stuck")).toList()).hasSize(1);
+  }
+
+  @Test
   void deletingNothingSendsNothing() throws IOException {
     MetaStorage storage = open(Map.of());
 
