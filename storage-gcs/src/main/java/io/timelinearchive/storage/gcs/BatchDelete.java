@@ -13,9 +13,11 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -122,7 +124,7 @@ final class BatchDelete {
     for (int attempt = 0; ; attempt++) {
       Map<StorageLocation, StorageException> retry = new LinkedHashMap<>();
       StorageBatch request = storage.batch();
-      Map<StorageLocation, Boolean> answered = new LinkedHashMap<>();
+      Set<StorageLocation> answered = new HashSet<>();
       for (StorageLocation file : pending) {
         request
             .delete(ids.apply(file))
@@ -130,12 +132,12 @@ final class BatchDelete {
                 new BatchResult.Callback<Boolean, StorageException>() {
                   @Override
                   public void success(Boolean deletedOrMissing) {
-                    answered.put(file, true);
+                    answered.add(file);
                   }
 
                   @Override
                   public void error(StorageException e) {
-                    answered.put(file, true);
+                    answered.add(file);
                     if (retryable(e)) {
                       retry.put(file, e);
                     } else {
@@ -149,7 +151,7 @@ final class BatchDelete {
       } catch (StorageException e) {
         // The batch request itself failed; entries answered before the failure keep their answer.
         for (StorageLocation file : pending) {
-          if (!answered.containsKey(file)) {
+          if (!answered.contains(file)) {
             retry.put(file, e);
           }
         }

@@ -96,9 +96,9 @@ final class ExclusiveCreate {
         new OutcomeUnknownException(
             "cannot tell whether "
                 + file
-                + " was created by this call: an earlier attempt may have landed ("
+                + " was created by this call: an attempt may have landed ("
                 + GcsMetaStorage.describe(earlier)
-                + "), attempt "
+                + "); attempt "
                 + (attempt + 1)
                 + " ended with "
                 + (last instanceof StorageException se
