@@ -1,0 +1,112 @@
+package io.timelinearchive.storage.gcs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class TestGcsConfig {
+  @TempDir Path temp;
+
+  @Test
+  void defaults() {
+    GcsConfig config = GcsConfig.from(Map.of("s3.endpoint", "ignored", "hoodie.x", "ignored"));
+
+    assertThat(config.projectId()).isEmpty();
+    assertThat(config.endpoint()).isEmpty();
+    assertThat(config.credentialsFile()).isEmpty();
+    assertThat(config.noCredentials()).isFalse();
+    assertThat(config.batchSize()).isEqualTo(100);
+    assertThat(config.parallelism()).isEqualTo(4);
+    assertThat(config.retries()).isEqualTo(5);
+    assertThat(config.listPageSize()).isEqualTo(1000);
+    assertThat(config.singleRequestUploadMaxBytes()).isEqualTo(8 << 20);
+  }
+
+  @Test
+  void readsEverySetting() throws IOException {
+    Path key = Files.writeString(temp.resolve("key.json"), "{}");
+    Map<String, String> settings = new HashMap<>();
+    settings.put("gcs.project-id", "my-project");
+    settings.put("gcs.endpoint", "http://127.0.0.1:4443/");
+    settings.put("gcs.credentials-file", key.toString());
+    settings.put("gcs.no-credentials", "FALSE");
+    settings.put("gcs.batch-size", "50");
+    settings.put("gcs.parallelism", "2");
+    settings.put("gcs.retries", "0");
+    settings.put("gcs.list-page-size", "10");
+    settings.put("gcs.single-request-upload-max-bytes", "1024");
+
+    GcsConfig config = GcsConfig.from(settings);
+
+    assertThat(config)
+        .isEqualTo(
+            new GcsConfig(
+                Optional.of("my-project"),
+                Optional.of(URI.create("http://127.0.0.1:4443")),
+                Optional.of(key),
+                false,
+                50,
+                2,
+                0,
+                10,
+                1024));
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "gcs.batch-size|0|gcs.batch-size must be between 1 and 100, not 0",
+        "gcs.batch-size|101|gcs.batch-size must be between 1 and 100, not 101",
+        "gcs.batch-size|ten|gcs.batch-size must be an integer, not 'ten'",
+        "gcs.parallelism|0|gcs.parallelism must be between 1 and 64",
+        "gcs.retries|-1|gcs.retries must be between 0 and 20",
+        "gcs.list-page-size|1001|gcs.list-page-size must be between 1 and 1000",
+        "gcs.single-request-upload-max-bytes|-5|gcs.single-request-upload-max-bytes must be",
+        "gcs.no-credentials|yes|gcs.no-credentials must be true or false, not 'yes'",
+        "gcs.project-id|'  '|gcs.project-id is blank",
+        "gcs.endpoint|localhost:4443|gcs.endpoint must be an http or https URL with a host",
+        "gcs.endpoint|ftp://host|gcs.endpoint must be an http or https URL with a host",
+        "gcs.endpoint|http://host/storage/v1|gcs.endpoint must be a bare scheme://host[:port]",
+        "gcs.endpoint|http://host?x=1|gcs.endpoint must be a bare scheme://host[:port]",
+        "gcs.endpoint|http://a b|gcs.endpoint is not a URL",
+        "gcs.credentials-file|/no/such/key.json|gcs.credentials-file names no readable file",
+        "gcs.batchsize|10|unknown setting(s) [gcs.batchsize]",
+      })
+  void rejectsBadSettingsNamingTheKey(String key, String value, String message) {
+    assertThatThrownBy(() -> GcsConfig.from(Map.of(key, value)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(message);
+  }
+
+  @Test
+  void credentialsFileAndNoCredentialsExcludeEachOther() throws IOException {
+    Path key = Files.writeString(temp.resolve("key.json"), "{}");
+
+    assertThatThrownBy(
+            () ->
+                GcsConfig.from(
+                    Map.of("gcs.credentials-file", key.toString(), "gcs.no-credentials", "true")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("gcs.credentials-file and gcs.no-credentials=true exclude each other");
+  }
+
+  @Test
+  void neverEchoesAPasswordInTheEndpoint() {
+    assertThatThrownBy(() -> GcsConfig.from(Map.of("gcs.endpoint", "https://user:s3cret@host")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("gcs.endpoint must not hold user info")
+        .satisfies(e -> assertThat(e.toString()).doesNotContain("s3cret"));
+  }
+}
