@@ -3,6 +3,7 @@ package io.timelinearchive.cli;
 import io.timelinearchive.archive.ArchiveLockedException;
 import io.timelinearchive.format.CorruptArchiveException;
 import io.timelinearchive.format.InstantConversionException;
+import io.timelinearchive.timeline.InvalidTableFileException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
@@ -111,6 +112,7 @@ public final class TimelineArchiveCommand {
       return EXIT_LOCKED;
     }
     if (e instanceof InstantConversionException
+        || e instanceof InvalidTableFileException
         || e instanceof CorruptArchiveException
         || e instanceof NoSuchFileException) {
       return EXIT_BAD_INPUT;

@@ -6,6 +6,7 @@ import static java.util.Objects.requireNonNull;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.OutcomeUnknownException;
 import io.timelinearchive.storage.StorageLocation;
+import io.timelinearchive.timeline.InvalidTableFileException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
@@ -47,20 +48,25 @@ record ArchiveJournal(String archiveFile, long offset, String owner) {
       return Optional.empty();
     }
     Properties p = new Properties();
-    p.load(new ByteArrayInputStream(bytes));
+    try {
+      p.load(new ByteArrayInputStream(bytes));
+    } catch (IllegalArgumentException e) {
+      throw new InvalidTableFileException(file, e.getMessage(), e);
+    }
     String archiveFile = p.getProperty("archiveFile");
     String offset = p.getProperty("offset");
     if (archiveFile == null || offset == null) {
-      throw new IOException(
-          "unreadable run journal "
-              + file
-              + ": expected archiveFile= and offset=; it marks a run that stopped before finishing");
+      throw new InvalidTableFileException(
+          file,
+          "expected archiveFile= and offset= in this run journal, which marks a run that stopped"
+              + " before finishing",
+          null);
     }
     try {
       return Optional.of(
           new ArchiveJournal(archiveFile, Long.parseLong(offset), p.getProperty("owner", "")));
     } catch (IllegalArgumentException e) {
-      throw new IOException("unreadable run journal " + file + ": " + e.getMessage(), e);
+      throw new InvalidTableFileException(file, e.getMessage(), e);
     }
   }
 

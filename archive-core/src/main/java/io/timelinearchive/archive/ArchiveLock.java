@@ -9,7 +9,6 @@ import io.timelinearchive.storage.OutcomeUnknownException;
 import io.timelinearchive.storage.StorageLocation;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.time.Clock;
@@ -218,6 +217,10 @@ final class ArchiveLock implements AutoCloseable {
   }
 
   private static ArchiveLockedException locked(StorageLocation folder, Holder holder) {
+    if (holder.expiry().equals(Instant.MAX)) {
+      return new ArchiveLockedException(
+          "the archive of " + folder + " is locked by " + holder.owner());
+    }
     return new ArchiveLockedException(
         "the archive of "
             + folder
@@ -237,21 +240,29 @@ final class ArchiveLock implements AutoCloseable {
       Properties p = new Properties();
       try {
         p.load(new ByteArrayInputStream(bytes));
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
+      } catch (IOException | IllegalArgumentException e) {
+        return unreadable(file);
       }
       String owner = p.getProperty("owner");
       String expiry = p.getProperty("expiry");
       if (owner == null || expiry == null) {
-        // A lock file we cannot read is treated as held by an unknown owner until the lease a
-        // well-formed one would have had runs out; never as free.
-        return new Holder("unreadable lock file " + file, Instant.MAX);
+        return unreadable(file);
       }
       try {
         return new Holder(owner, Instant.parse(expiry));
       } catch (java.time.format.DateTimeParseException e) {
-        return new Holder("unreadable lock file " + file, Instant.MAX);
+        return unreadable(file);
       }
+    }
+
+    /**
+     * A lock file that cannot be read is held, never free: whoever wrote it may be running. Only a
+     * person can tell it is safe to remove.
+     */
+    private static Holder unreadable(StorageLocation file) {
+      return new Holder(
+          "an unreadable lock file " + file + " (remove it if no archiver is running)",
+          Instant.MAX);
     }
   }
 }

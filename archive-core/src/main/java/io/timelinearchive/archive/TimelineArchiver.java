@@ -6,6 +6,9 @@ import io.timelinearchive.format.ArchiveBlockEncoder;
 import io.timelinearchive.format.ArchiveEntry;
 import io.timelinearchive.format.ArchiveEntryConverter;
 import io.timelinearchive.format.ArchiveFileName;
+import io.timelinearchive.format.ArchiveSchemas;
+import io.timelinearchive.format.ArchiveTail;
+import io.timelinearchive.format.AvroInstantFiles;
 import io.timelinearchive.format.InstantConversionException;
 import io.timelinearchive.select.ArchivalPlan;
 import io.timelinearchive.select.ArchivalPolicy;
@@ -20,11 +23,13 @@ import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.OutcomeUnknownException;
 import io.timelinearchive.storage.RequestCounts;
 import io.timelinearchive.storage.StorageLocation;
+import io.timelinearchive.timeline.Action;
 import io.timelinearchive.timeline.ActiveTimeline;
 import io.timelinearchive.timeline.HoodieTable;
 import io.timelinearchive.timeline.Instant;
 import io.timelinearchive.timeline.InstantFileName;
 import io.timelinearchive.timeline.InstantKey;
+import io.timelinearchive.timeline.State;
 import io.timelinearchive.timeline.TimelineFile;
 import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
@@ -50,6 +55,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.apache.avro.generic.GenericRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -155,10 +161,11 @@ public final class TimelineArchiver implements Closeable {
   }
 
   private ArchivalPlan select(HoodieTable table, ActiveTimeline active) throws IOException {
-    return InstantSelector.plan(active.timeline(), tableFacts(table), policy, clock.instant());
+    return InstantSelector.plan(
+        active.timeline(), tableFacts(table, active), policy, clock.instant());
   }
 
-  private TableFacts tableFacts(HoodieTable table) throws IOException {
+  private TableFacts tableFacts(HoodieTable table, ActiveTimeline active) throws IOException {
     Optional<TableFacts.MetadataTable> metadataTable = Optional.empty();
     if (TableFacts.hasMetadataTable(table.properties())) {
       // One more listing, only for tables with a metadata table: Hudi never archives past its
@@ -169,7 +176,47 @@ public final class TimelineArchiver implements Closeable {
                   ActiveTimeline.load(storage, table.metaFolder().resolve("metadata/.hoodie"))
                       .timeline()));
     }
-    return TableFacts.fromProperties(table.properties(), ZoneId.systemDefault(), metadataTable);
+    TableFacts facts =
+        TableFacts.fromProperties(table.properties(), ZoneId.systemDefault(), metadataTable);
+    Optional<TableFacts.LatestClean> latestClean = latestClean(active);
+    return latestClean.isPresent() ? facts.withLatestClean(latestClean.get()) : facts;
+  }
+
+  /**
+   * What the latest completed clean retains, read from its plan (one more read), only where a
+   * replacecommit makes it matter: Hudi keeps replacecommits the cleaner has not passed yet.
+   */
+  private Optional<TableFacts.LatestClean> latestClean(ActiveTimeline active) throws IOException {
+    if (active.files().stream().noneMatch(f -> f.instant().action() == Action.REPLACE_COMMIT)) {
+      return Optional.empty();
+    }
+    Optional<TimelineFile> clean =
+        active.files().stream()
+            .filter(f -> f.instant().action() == Action.CLEAN && f.instant().isCompleted())
+            .max(Comparator.comparing(TimelineFile::instant));
+    if (clean.isEmpty()) {
+      return Optional.empty();
+    }
+    String time = clean.get().instant().time();
+    Instant requested = new Instant(time, Action.CLEAN, State.REQUESTED);
+    Optional<TimelineFile> plan =
+        active.files().stream().filter(f -> f.instant().equals(requested)).findFirst();
+    if (plan.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      GenericRecord cleanerPlan =
+          AvroInstantFiles.read(
+              requested, ArchiveSchemas.CLEANER_PLAN, storage.read(plan.get().file().location()));
+      Object retain = cleanerPlan.get("earliestInstantToRetain");
+      Object timestamp = retain instanceof GenericRecord r ? r.get("timestamp") : null;
+      return Optional.of(
+          new TableFacts.LatestClean(time, Optional.ofNullable(timestamp).map(Object::toString)));
+    } catch (InstantConversionException e) {
+      // Selection then keeps every replacecommit and says so; the file itself is left alone.
+      LOG.warn("cannot read the cleaner plan {}: {}", plan.get().file().location(), e.reason());
+      return Optional.empty();
+    }
   }
 
   /** One run; holds what the phases share. */
@@ -211,8 +258,7 @@ public final class TimelineArchiver implements Closeable {
         }
         phase("list");
 
-        Recovery recovery = recover(archiveFolder, archiveListing, active, lock);
-        active = recovery.remaining();
+        active = recover(archiveFolder, archiveListing, active, lock);
         phase("recover");
 
         listener.onPhase(ArchiveListener.Phase.SELECT);
@@ -227,7 +273,7 @@ public final class TimelineArchiver implements Closeable {
         List<Instant> archived = conversion.entries().stream().map(ArchiveEntry::instant).toList();
         if (!archived.isEmpty()) {
           listener.onPhase(ArchiveListener.Phase.WRITE);
-          write(archiveFolder, archiveListing, recovery.tornTail(), conversion.entries());
+          write(archiveFolder, archiveListing, conversion.entries());
           phase("write");
 
           List<TimelineFile> toDelete =
@@ -262,7 +308,7 @@ public final class TimelineArchiver implements Closeable {
     }
 
     /** Finishes an interrupted run: deletes the active files it had archived already. */
-    private Recovery recover(
+    private ActiveTimeline recover(
         StorageLocation archiveFolder,
         List<FileEntry> archiveListing,
         ActiveTimeline active,
@@ -270,7 +316,7 @@ public final class TimelineArchiver implements Closeable {
         throws IOException {
       Optional<ArchiveJournal> journal = ArchiveJournal.read(storage, archiveFolder);
       if (journal.isEmpty()) {
-        return new Recovery(active, false);
+        return active;
       }
       listener.onPhase(ArchiveListener.Phase.RECOVER);
       OptionalInt journalVersion = ArchiveFileName.version(journal.get().archiveFile());
@@ -283,7 +329,6 @@ public final class TimelineArchiver implements Closeable {
                 + "', which is not an archive file");
       }
       Set<Instant> archived = new HashSet<>();
-      boolean tornTail = false;
       for (FileEntry file : archiveFiles(archiveListing)) {
         int version = ArchiveFileName.version(file.name()).getAsInt();
         if (version < journalVersion.getAsInt()) {
@@ -292,7 +337,6 @@ public final class TimelineArchiver implements Closeable {
         long from = version == journalVersion.getAsInt() ? journal.get().offset() : 0;
         ArchiveFileContent content = ArchivedTimeline.readFile(storage, file, from);
         content.instants().forEach(a -> archived.add(a.instant()));
-        tornTail |= content.summary().truncatedTail();
       }
       List<TimelineFile> done =
           active.files().stream().filter(f -> archived.contains(f.instant())).toList();
@@ -323,7 +367,7 @@ public final class TimelineArchiver implements Closeable {
               active.metaFolder(),
               active.files().stream().filter(f -> !gone.contains(f)).toList(),
               active.malformed());
-      return new Recovery(remaining, tornTail);
+      return remaining;
     }
 
     private Conversion readAndConvert(ActiveTimeline active, ArchivalPlan plan) throws IOException {
@@ -421,10 +465,7 @@ public final class TimelineArchiver implements Closeable {
      * Appends the entries to the newest archive file where the store can, else writes a new one.
      */
     private void write(
-        StorageLocation archiveFolder,
-        List<FileEntry> archiveListing,
-        boolean tornTail,
-        List<ArchiveEntry> entries)
+        StorageLocation archiveFolder, List<FileEntry> archiveListing, List<ArchiveEntry> entries)
         throws IOException {
       List<byte[]> blocks = new ArrayList<>();
       for (int i = 0; i < entries.size(); i += policy.archivalBatch()) {
@@ -438,9 +479,7 @@ public final class TimelineArchiver implements Closeable {
       int newestVersion = newest.map(f -> ArchiveFileName.version(f.name()).getAsInt()).orElse(0);
 
       Optional<AppendableLog> log = Optional.empty();
-      if (newest.isPresent()
-          && !tornTail
-          && newest.get().length() < settings.maxArchiveFileBytes()) {
+      if (newest.isPresent() && newest.get().length() < settings.maxArchiveFileBytes()) {
         try {
           log = storage.openLog(newest.get().location());
         } catch (IOException e) {
@@ -449,6 +488,15 @@ public final class TimelineArchiver implements Closeable {
               "cannot append to {} ({}); starting a new archive file",
               newest.get().location(),
               e.toString());
+        }
+        if (log.isPresent()
+            && !ArchiveTail.endsAtBlockBoundary(
+                storage, log.get().location(), log.get().length())) {
+          LOG.warn(
+              "{} ends with a torn block (a writer died mid-append); starting a new archive file",
+              newest.get().location());
+          log.get().close();
+          log = Optional.empty();
         }
       }
       if (log.isEmpty()) {
@@ -537,10 +585,7 @@ public final class TimelineArchiver implements Closeable {
       Optional<String> threshold =
           archived.stream()
               .filter(Instant::isCompleted)
-              .filter(
-                  i ->
-                      i.action() == io.timelinearchive.timeline.Action.COMMIT
-                          || i.action() == io.timelinearchive.timeline.Action.DELTA_COMMIT)
+              .filter(i -> i.action() == Action.COMMIT || i.action() == Action.DELTA_COMMIT)
               .map(Instant::time)
               .max(Comparator.naturalOrder());
       if (threshold.isEmpty()) {
@@ -567,8 +612,6 @@ public final class TimelineArchiver implements Closeable {
         .sorted(Comparator.comparingInt(f -> ArchiveFileName.version(f.name()).getAsInt()))
         .toList();
   }
-
-  private record Recovery(ActiveTimeline remaining, boolean tornTail) {}
 
   private record Conversion(List<ArchiveEntry> entries, Set<InstantKey> keys, Barrier barrier) {}
 }

@@ -13,10 +13,7 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Map;
 import org.apache.avro.Schema;
-import org.apache.avro.file.DataFileReader;
-import org.apache.avro.file.SeekableByteArrayInput;
 import org.apache.avro.generic.GenericData;
-import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
 
 /**
@@ -131,7 +128,7 @@ public final class ArchiveEntryConverter {
           CommitMetadataJson.commitMetadata(instant, json(instant, content));
       case REPLACE_COMMIT_METADATA ->
           CommitMetadataJson.replaceCommitMetadata(instant, json(instant, content));
-      default -> avroRecord(instant, detail.defaultSchema(), content);
+      default -> AvroInstantFiles.read(instant, detail.defaultSchema(), content);
     };
   }
 
@@ -152,49 +149,5 @@ public final class ArchiveEntryConverter {
     } catch (IOException e) {
       throw new InstantConversionException(instant, "cannot read the JSON: " + e.getMessage(), e);
     }
-  }
-
-  /** The first record of an Avro object container file, with the file's own schema. */
-  private static GenericRecord avroRecord(Instant instant, Schema expected, byte[] content)
-      throws InstantConversionException {
-    if (content.length == 0) {
-      throw new InstantConversionException(
-          instant, "the file is empty; expected an Avro " + expected.getName());
-    }
-    GenericRecord record;
-    try (DataFileReader<GenericRecord> reader =
-        new DataFileReader<>(new SeekableByteArrayInput(content), new GenericDatumReader<>())) {
-      if (!reader.hasNext()) {
-        throw new InstantConversionException(
-            instant, "the Avro file holds no record; expected a " + expected.getName());
-      }
-      Object first = reader.next();
-      if (!(first instanceof GenericRecord r)) {
-        throw new InstantConversionException(
-            instant,
-            "the Avro file holds a "
-                + reader.getSchema().getType().getName()
-                + ", not a "
-                + expected.getName()
-                + " record");
-      }
-      record = r;
-    } catch (InstantConversionException e) {
-      throw e;
-    } catch (IOException | RuntimeException e) {
-      throw new InstantConversionException(
-          instant,
-          "the file is not an Avro object container holding a "
-              + expected.getName()
-              + ": "
-              + e.getMessage(),
-          e);
-    }
-    String name = record.getSchema().getFullName();
-    if (!name.equals(expected.getFullName())) {
-      throw new InstantConversionException(
-          instant, "the Avro file holds a " + name + " record; expected " + expected.getFullName());
-    }
-    return record;
   }
 }

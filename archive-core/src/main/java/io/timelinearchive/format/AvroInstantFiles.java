@@ -2,10 +2,15 @@ package io.timelinearchive.format;
 
 import static java.util.Objects.requireNonNull;
 
+import io.timelinearchive.timeline.Instant;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import org.apache.avro.Schema;
+import org.apache.avro.file.DataFileReader;
 import org.apache.avro.file.DataFileWriter;
+import org.apache.avro.file.SeekableByteArrayInput;
+import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
 
@@ -29,5 +34,54 @@ public final class AvroInstantFiles {
       throw new UncheckedIOException("in-memory write failed", e);
     }
     return bytes.toByteArray();
+  }
+
+  /**
+   * The first record of an Avro instant file, with the file's own schema.
+   *
+   * @throws InstantConversionException if the content is not an Avro object container holding a
+   *     record named as {@code expected}
+   */
+  public static GenericRecord read(Instant instant, Schema expected, byte[] content)
+      throws InstantConversionException {
+    if (content.length == 0) {
+      throw new InstantConversionException(
+          instant, "the file is empty; expected an Avro " + expected.getName());
+    }
+    GenericRecord record;
+    try (DataFileReader<GenericRecord> reader =
+        new DataFileReader<>(new SeekableByteArrayInput(content), new GenericDatumReader<>())) {
+      if (!reader.hasNext()) {
+        throw new InstantConversionException(
+            instant, "the Avro file holds no record; expected a " + expected.getName());
+      }
+      Object first = reader.next();
+      if (!(first instanceof GenericRecord r)) {
+        throw new InstantConversionException(
+            instant,
+            "the Avro file holds a "
+                + reader.getSchema().getType().getName()
+                + ", not a "
+                + expected.getName()
+                + " record");
+      }
+      record = r;
+    } catch (InstantConversionException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      throw new InstantConversionException(
+          instant,
+          "the file is not an Avro object container holding a "
+              + expected.getName()
+              + ": "
+              + e.getMessage(),
+          e);
+    }
+    String name = record.getSchema().getFullName();
+    if (!name.equals(expected.getFullName())) {
+      throw new InstantConversionException(
+          instant, "the Avro file holds a " + name + " record; expected " + expected.getFullName());
+    }
+    return record;
   }
 }

@@ -101,6 +101,11 @@ final class LocalMetaStorage implements MetaStorage {
       return Files.readAllBytes(path);
     } catch (NoSuchFileException e) {
       throw noSuchFile(file, e);
+    } catch (java.nio.file.FileSystemException e) {
+      throw e;
+    } catch (IOException e) {
+      // The JDK reports some failures (reading a folder) without the path.
+      throw new java.nio.file.FileSystemException(file.toString(), null, e.getMessage());
     }
   }
 

@@ -47,7 +47,11 @@ public record HoodieTable(StorageLocation base, Map<String, String> properties) 
       throw missing;
     }
     Properties properties = new Properties();
-    properties.load(new ByteArrayInputStream(bytes));
+    try {
+      properties.load(new ByteArrayInputStream(bytes));
+    } catch (IllegalArgumentException e) {
+      throw new InvalidTableFileException(file, e.getMessage(), e);
+    }
     Map<String, String> map = new TreeMap<>();
     properties.forEach((k, v) -> map.put(k.toString(), v.toString()));
     return new HoodieTable(base, map);
