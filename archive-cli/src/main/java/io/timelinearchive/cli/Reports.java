@@ -93,6 +93,7 @@ final class Reports {
     m.put("filesDeleted", r.filesDeleted());
     m.put("auxFilesDeleted", r.auxFilesDeleted());
     m.put("barrier", barrier(r.barrier()));
+    m.put("barriers", r.barriers().stream().map(Reports::barrier).toList());
     m.put("warnings", r.warnings());
     m.put("requests", r.requests().asMap());
     Map<String, Object> phases = new LinkedHashMap<>();
@@ -129,6 +130,11 @@ final class Reports {
       out.println("removed " + r.auxFilesDeleted() + " old file(s) from .hoodie/.aux/");
     }
     out.println("selection stopped: " + r.barrier().message());
+    for (Barrier b : r.barriers()) {
+      if (b.scope() != r.barrier().scope()) {
+        out.println("  " + lower(b.scope()) + ": " + b.message());
+      }
+    }
     r.warnings().forEach(w -> out.println("warning: " + w));
     out.println("requests: " + r.requests().asMap() + " in " + millis(r.duration()) + " ms");
     out.flush();

@@ -19,7 +19,9 @@ import java.util.SortedMap;
  * @param archiveFilesWritten archive files this run wrote to (created or appended), with bytes
  * @param filesDeleted instant files deleted from the active timeline (including recovered ones)
  * @param auxFilesDeleted old compaction plan copies removed from {@code .hoodie/.aux/}
- * @param barrier why selection stopped where it did
+ * @param barrier why selection of commits stopped where it did (or the unreadable file that stopped
+ *     the run), which decides how far the archive reaches
+ * @param barriers why selection stopped, for each group of instants (commits, cleans, rollbacks)
  * @param warnings things the user should know (skipped unreadable files, widened retention, …)
  * @param requests storage requests made, by kind
  * @param phases wall time of each phase, in the order they ran
@@ -35,6 +37,7 @@ public record ArchiveResult(
     int filesDeleted,
     int auxFilesDeleted,
     Barrier barrier,
+    List<Barrier> barriers,
     List<String> warnings,
     RequestCounts requests,
     Map<String, Duration> phases,
@@ -46,6 +49,7 @@ public record ArchiveResult(
     recovered = List.copyOf(recovered);
     archiveFilesWritten = List.copyOf(archiveFilesWritten);
     requireNonNull(barrier, "barrier is null");
+    barriers = List.copyOf(barriers);
     warnings = List.copyOf(warnings);
     requireNonNull(requests, "requests is null");
   }

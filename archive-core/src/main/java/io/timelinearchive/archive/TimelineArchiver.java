@@ -299,6 +299,7 @@ public final class TimelineArchiver implements Closeable {
             deleted,
             auxDeleted,
             conversion.barrier(),
+            plan.barriers(),
             warnings,
             storage.counts().minus(requestsBefore),
             phases,

@@ -69,9 +69,9 @@ public final class SampleTable {
       }
     }
 
-    /** The demo's table: about 350 instant files on a merge-on-read table. */
+    /** The demo's table: about 400 instant files on a merge-on-read table. */
     public static Spec demo() {
-      return new Spec(60, true, 5, 2, 40, 25, true, LocalDateTime.of(2026, 11, 1, 8, 0), 42);
+      return new Spec(60, true, 5, 1, 40, 25, true, LocalDateTime.of(2026, 11, 1, 8, 0), 42);
     }
 
     /** A table of about {@code instantFiles} files without savepoint or pending barrier. */
