@@ -33,14 +33,20 @@ record ArchiverSettings(
   }
 
   static ArchiverSettings fromConfig(Map<String, String> config) {
-    int parallelism = ConfigValues.intIn(config, READ_PARALLELISM, 16, 1, 256);
-    Duration lease = ConfigValues.duration(config, LOCK_LEASE, Duration.ofMinutes(10));
-    if (lease.compareTo(Duration.ofSeconds(1)) < 0) {
-      throw new IllegalArgumentException(
-          "invalid " + LOCK_LEASE + " '" + config.get(LOCK_LEASE) + "': must be at least 1s");
+    int parallelism = ConfigValues.intValue(config, READ_PARALLELISM, 16);
+    if (parallelism < 1 || parallelism > 256) {
+      throw ConfigValues.invalid(
+          READ_PARALLELISM, config.get(READ_PARALLELISM), "must be 1 to 256", null);
     }
-    long maxBytes =
-        ConfigValues.longIn(config, MAX_FILE_BYTES, 512L * 1024 * 1024, 1024, Long.MAX_VALUE);
+    Duration lease = ConfigValues.duration(config, LOCK_LEASE).orElse(Duration.ofMinutes(10));
+    if (lease.compareTo(Duration.ofSeconds(1)) < 0) {
+      throw ConfigValues.invalid(LOCK_LEASE, config.get(LOCK_LEASE), "must be at least 1s", null);
+    }
+    long maxBytes = ConfigValues.longValue(config, MAX_FILE_BYTES, 512L * 1024 * 1024);
+    if (maxBytes < 1024) {
+      throw ConfigValues.invalid(
+          MAX_FILE_BYTES, config.get(MAX_FILE_BYTES), "must be at least 1024", null);
+    }
     return new ArchiverSettings(defaultOwner(), parallelism, lease, maxBytes);
   }
 

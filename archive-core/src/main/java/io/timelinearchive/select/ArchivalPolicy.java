@@ -2,14 +2,11 @@ package io.timelinearchive.select;
 
 import static java.util.Objects.requireNonNull;
 
+import io.timelinearchive.config.ConfigValues;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * What may be archived: Hudi 0.15's archival settings under Hudi's own keys and defaults, plus two
@@ -81,9 +78,6 @@ public record ArchivalPolicy(
     }
   }
 
-  private static final Pattern SHORT_DURATION =
-      Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)", Pattern.CASE_INSENSITIVE);
-
   public ArchivalPolicy {
     requireNonNull(cleanerPolicy, "cleanerPolicy is null");
     requireNonNull(compactionTrigger, "compactionTrigger is null");
@@ -137,19 +131,20 @@ public record ArchivalPolicy(
   public static ArchivalPolicy fromConfig(Map<String, String> config) {
     requireNonNull(config, "config is null");
     return new ArchivalPolicy(
-        intValue(config, MIN_COMMITS, 20),
-        intValue(config, MAX_COMMITS, 30),
-        intValue(config, ARCHIVAL_BATCH, 10),
-        booleanValue(config, FAIL_ON_ARCHIVING, true),
-        booleanValue(config, ARCHIVE_BEYOND_SAVEPOINT, false),
-        enumValue(config, CLEANER_POLICY, CleanerPolicy.class, CleanerPolicy.KEEP_LATEST_COMMITS),
-        intValue(config, CLEANER_COMMITS_RETAINED, 10),
-        intValue(config, CLEANER_HOURS_RETAINED, 24),
-        intValue(config, COMPACTION_MAX_DELTA_COMMITS, 5),
-        enumValue(
+        ConfigValues.intValue(config, MIN_COMMITS, 20),
+        ConfigValues.intValue(config, MAX_COMMITS, 30),
+        ConfigValues.intValue(config, ARCHIVAL_BATCH, 10),
+        ConfigValues.booleanValue(config, FAIL_ON_ARCHIVING, true),
+        ConfigValues.booleanValue(config, ARCHIVE_BEYOND_SAVEPOINT, false),
+        ConfigValues.enumValue(
+            config, CLEANER_POLICY, CleanerPolicy.class, CleanerPolicy.KEEP_LATEST_COMMITS),
+        ConfigValues.intValue(config, CLEANER_COMMITS_RETAINED, 10),
+        ConfigValues.intValue(config, CLEANER_HOURS_RETAINED, 24),
+        ConfigValues.intValue(config, COMPACTION_MAX_DELTA_COMMITS, 5),
+        ConfigValues.enumValue(
             config, COMPACTION_TRIGGER, CompactionTrigger.class, CompactionTrigger.NUM_COMMITS),
-        durationValue(config, RETAIN_MIN_AGE),
-        optionalIntValue(config, MAX_INSTANTS_PER_RUN));
+        ConfigValues.duration(config, RETAIN_MIN_AGE),
+        ConfigValues.optionalInt(config, MAX_INSTANTS_PER_RUN));
   }
 
   /** A duration the way {@value #RETAIN_MIN_AGE} accepts it, written back short: {@code 7d}. */
@@ -168,95 +163,5 @@ public record ArchivalPolicy(
       return millis / 1000 + "s";
     }
     return millis + "ms";
-  }
-
-  private static Optional<String> value(Map<String, String> config, String key) {
-    String value = config.get(key);
-    return value == null ? Optional.empty() : Optional.of(value.trim());
-  }
-
-  private static int intValue(Map<String, String> config, String key, int defaultValue) {
-    return value(config, key).map(v -> parseInt(key, v)).orElse(defaultValue);
-  }
-
-  private static OptionalInt optionalIntValue(Map<String, String> config, String key) {
-    Optional<String> value = value(config, key);
-    return value.isEmpty() ? OptionalInt.empty() : OptionalInt.of(parseInt(key, value.get()));
-  }
-
-  private static int parseInt(String key, String value) {
-    try {
-      return Integer.parseInt(value);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(key + "='" + value + "' is not a whole number", e);
-    }
-  }
-
-  // Hudi reads any value but "true" as false; a typo there would silently archive past
-  // savepoints or ignore bad files, so we refuse it.
-  private static boolean booleanValue(
-      Map<String, String> config, String key, boolean defaultValue) {
-    Optional<String> value = value(config, key);
-    if (value.isEmpty()) {
-      return defaultValue;
-    }
-    if (value.get().equalsIgnoreCase("true")) {
-      return true;
-    }
-    if (value.get().equalsIgnoreCase("false")) {
-      return false;
-    }
-    throw new IllegalArgumentException(key + "='" + value.get() + "' is not true or false");
-  }
-
-  private static <E extends Enum<E>> E enumValue(
-      Map<String, String> config, String key, Class<E> type, E defaultValue) {
-    Optional<String> value = value(config, key);
-    if (value.isEmpty()) {
-      return defaultValue;
-    }
-    for (E constant : type.getEnumConstants()) {
-      if (constant.name().equalsIgnoreCase(value.get())) {
-        return constant;
-      }
-    }
-    StringBuilder known = new StringBuilder();
-    for (E constant : type.getEnumConstants()) {
-      known.append(known.length() == 0 ? "" : ", ").append(constant.name());
-    }
-    throw new IllegalArgumentException(
-        key + "='" + value.get() + "' is not one of " + known.toString());
-  }
-
-  private static Optional<Duration> durationValue(Map<String, String> config, String key) {
-    Optional<String> value = value(config, key);
-    if (value.isEmpty()) {
-      return Optional.empty();
-    }
-    String text = value.get();
-    try {
-      Duration duration;
-      Matcher m = SHORT_DURATION.matcher(text);
-      if (m.matches()) {
-        long amount = Long.parseLong(m.group(1));
-        duration =
-            switch (m.group(2).toLowerCase(Locale.ROOT)) {
-              case "ms" -> Duration.ofMillis(amount);
-              case "s" -> Duration.ofSeconds(amount);
-              case "m" -> Duration.ofMinutes(amount);
-              case "h" -> Duration.ofHours(amount);
-              default -> Duration.ofDays(amount);
-            };
-      } else {
-        duration = Duration.parse(text);
-      }
-      if (duration.isNegative()) {
-        throw new IllegalArgumentException(key + "='" + text + "' must not be negative");
-      }
-      return Optional.of(duration);
-    } catch (DateTimeParseException | ArithmeticException | NumberFormatException e) {
-      throw new IllegalArgumentException(
-          key + "='" + text + "' is not a duration such as 7d, 12h, 30m, 45s or PT1H", e);
-    }
   }
 }
