@@ -96,6 +96,7 @@ final class Reports {
     m.put("barriers", r.barriers().stream().map(Reports::barrier).toList());
     m.put("warnings", r.warnings());
     m.put("requests", r.requests().asMap());
+    m.put("serviceRequests", r.serviceRequests());
     Map<String, Object> phases = new LinkedHashMap<>();
     r.phases().forEach((k, v) -> phases.put(k, millis(v)));
     m.put("phasesMillis", phases);
@@ -137,6 +138,9 @@ final class Reports {
     }
     r.warnings().forEach(w -> out.println("warning: " + w));
     out.println("requests: " + r.requests().asMap() + " in " + millis(r.duration()) + " ms");
+    if (!r.serviceRequests().isEmpty()) {
+      out.println("service requests: " + r.serviceRequests());
+    }
     out.flush();
   }
 

@@ -23,7 +23,9 @@ import java.util.SortedMap;
  *     the run), which decides how far the archive reaches
  * @param barriers why selection stopped, for each group of instants (commits, cleans, rollbacks)
  * @param warnings things the user should know (skipped unreadable files, widened retention, …)
- * @param requests storage requests made, by kind
+ * @param requests storage calls made, by kind, as counted at the storage interface
+ * @param serviceRequests requests the backend sent to its service, by operation (retries included),
+ *     where the backend counts them
  * @param phases wall time of each phase, in the order they ran
  * @param activeBefore instant state files in the active timeline before the run
  * @param activeAfter instant state files left after the run
@@ -40,6 +42,7 @@ public record ArchiveResult(
     List<Barrier> barriers,
     List<String> warnings,
     RequestCounts requests,
+    Map<String, Long> serviceRequests,
     Map<String, Duration> phases,
     int activeBefore,
     int activeAfter) {
@@ -52,6 +55,7 @@ public record ArchiveResult(
     barriers = List.copyOf(barriers);
     warnings = List.copyOf(warnings);
     requireNonNull(requests, "requests is null");
+    serviceRequests = Map.copyOf(serviceRequests);
   }
 
   public Duration duration() {

@@ -2,6 +2,7 @@ package io.timelinearchive.archive;
 
 import static java.util.Objects.requireNonNull;
 
+import io.timelinearchive.config.ConfigValues;
 import io.timelinearchive.format.ArchiveBlockEncoder;
 import io.timelinearchive.format.ArchiveEntry;
 import io.timelinearchive.format.ArchiveEntryConverter;
@@ -82,6 +83,7 @@ public final class TimelineArchiver implements Closeable {
   private final Clock clock;
   private final ArchiveListener listener;
   private final boolean ownsStorage;
+  private final List<String> settingWarnings = new ArrayList<>();
 
   private TimelineArchiver(
       MetaStorage storage,
@@ -98,6 +100,11 @@ public final class TimelineArchiver implements Closeable {
     this.listener = requireNonNull(listener, "listener is null");
     this.storage = new CountingMetaStorage(storage);
     this.ownsStorage = ownsStorage;
+    if (ConfigValues.booleanValue(config, "hoodie.archive.merge.enable", false)) {
+      settingWarnings.add(
+          "hoodie.archive.merge.enable=true is not supported yet: small archive files are not"
+              + " merged");
+    }
   }
 
   /**
@@ -222,10 +229,11 @@ public final class TimelineArchiver implements Closeable {
   /** One run; holds what the phases share. */
   private final class Run {
     private final Map<String, Duration> phases = new LinkedHashMap<>();
-    private final List<String> warnings = new ArrayList<>();
+    private final List<String> warnings = new ArrayList<>(settingWarnings);
     private final List<Instant> recovered = new ArrayList<>();
     private final List<ArchiveResult.WrittenFile> written = new ArrayList<>();
     private final RequestCounts requestsBefore = storage.counts();
+    private final Map<String, Long> serviceRequestsBefore = storage.serviceRequests();
     private int deleted;
     private int auxDeleted;
     private long phaseStart = System.nanoTime();
@@ -302,6 +310,7 @@ public final class TimelineArchiver implements Closeable {
             plan.barriers(),
             warnings,
             storage.counts().minus(requestsBefore),
+            serviceRequestsSince(serviceRequestsBefore),
             phases,
             activeBefore,
             activeBefore - deleted);
@@ -604,6 +613,20 @@ public final class TimelineArchiver implements Closeable {
         auxDeleted += old.size();
       }
     }
+  }
+
+  private Map<String, Long> serviceRequestsSince(Map<String, Long> before) {
+    Map<String, Long> delta = new TreeMap<>();
+    storage
+        .serviceRequests()
+        .forEach(
+            (operation, n) -> {
+              long d = n - before.getOrDefault(operation, 0L);
+              if (d > 0) {
+                delta.put(operation, d);
+              }
+            });
+    return delta;
   }
 
   /** Archive files of a listing, by version ascending. */

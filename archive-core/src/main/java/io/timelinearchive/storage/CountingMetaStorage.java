@@ -83,6 +83,11 @@ public final class CountingMetaStorage implements MetaStorage {
   }
 
   @Override
+  public java.util.Map<String, Long> serviceRequests() {
+    return delegate.serviceRequests();
+  }
+
+  @Override
   public void close() throws IOException {
     delegate.close();
   }

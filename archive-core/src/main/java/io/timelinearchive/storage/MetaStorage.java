@@ -63,4 +63,13 @@ public interface MetaStorage extends Closeable {
    * @throws DeleteFailedException naming every file that could not be deleted, after trying all
    */
   void deleteAll(Collection<StorageLocation> files) throws IOException;
+
+  /**
+   * Requests sent to the service so far, by operation name (for example {@code GetObject}), retries
+   * included, where the backend counts them; empty where it does not. Reported in each run's result
+   * next to the calls counted at this interface.
+   */
+  default java.util.Map<String, Long> serviceRequests() {
+    return java.util.Map.of();
+  }
 }

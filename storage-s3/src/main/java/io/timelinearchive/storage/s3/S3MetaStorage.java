@@ -99,7 +99,8 @@ final class S3MetaStorage implements MetaStorage {
     this.deletes.allowCoreThreadTimeOut(true);
   }
 
-  Map<String, Long> requestCounts() {
+  @Override
+  public Map<String, Long> serviceRequests() {
     return counter.snapshot();
   }
 

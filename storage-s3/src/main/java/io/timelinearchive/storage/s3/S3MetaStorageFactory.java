@@ -78,7 +78,9 @@ public final class S3MetaStorageFactory implements MetaStorageFactory {
    */
   public static Optional<Map<String, Long>> requestCounts(MetaStorage storage) {
     requireNonNull(storage, "storage is null");
-    return storage instanceof S3MetaStorage s3 ? Optional.of(s3.requestCounts()) : Optional.empty();
+    return storage instanceof S3MetaStorage s3
+        ? Optional.of(s3.serviceRequests())
+        : Optional.empty();
   }
 
   private static AwsCredentialsProvider credentials(S3Config settings) {

@@ -111,6 +111,8 @@ abstract class AbstractS3ArchivalTest {
       Map<String, Long> requests =
           minus(S3MetaStorageFactory.requestCounts(storage).orElseThrow(), before);
       assertThat(checker.check(storage, meta, archiveFolder)).isEmpty();
+      // the run's own result reports the same service requests the storage counted
+      assertThat(result.serviceRequests()).isEqualTo(requests);
       List<Instant> archived = result.archived();
       long archivedInstants = archived.stream().map(Instant::key).distinct().count();
       assertThat(archivedInstants).isGreaterThan(900);
