@@ -20,7 +20,7 @@ class TestDemo {
     assertThat(run.outLines())
         .contains(
             "sample table: " + folder.toAbsolutePath(),
-            "selection stopped: first savepoint at 20261101092456888",
+            "selection stopped: first savepoint at 20261101095309093",
             "reading the archive back:",
             "  check: every instant file written is in the active timeline or the archive");
     assertThat(run.outLines()).anyMatch(l -> l.matches("wrote \\d+ instant files, .*"));

@@ -88,7 +88,7 @@ class TestExitCodes {
         "error: hoodie.keep.min.commits='abc' is not a whole number");
     assertUsageError(
         Cli.run(command, t, "--conf", "archive.read.parallelism=0"),
-        "error: invalid archive.read.parallelism '0': must be 1 to 256");
+        "error: archive.read.parallelism='0' must be 1 to 256");
     assertUsageError(
         Cli.run(command, t, "--min", "many"),
         "error: Invalid value for option '--min': 'many' is not an int");
@@ -105,7 +105,9 @@ class TestExitCodes {
 
     assertThat(run.exitCode()).isEqualTo(2);
     assertThat(run.errLines())
-        .containsExactly("error: no storage for scheme 'nosuch'; known schemes: file, memory");
+        .containsExactly(
+            "error: no storage for scheme 'nosuch'; known schemes: abfs, abfss, file, gs, hdfs, memory, s3,"
+                + " s3a, viewfs, wasb, wasbs");
   }
 
   @Test

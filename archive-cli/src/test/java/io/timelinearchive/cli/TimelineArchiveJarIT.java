@@ -107,7 +107,9 @@ class TimelineArchiveJarIT {
     Run unknown = jar("show", "active", "nosuch://bucket/t");
     assertThat(unknown.exitCode()).isEqualTo(2);
     assertThat(unknown.err().strip())
-        .isEqualTo("error: no storage for scheme 'nosuch'; known schemes: file, memory");
+        .isEqualTo(
+            "error: no storage for scheme 'nosuch'; known schemes: abfs, abfss, file, gs, hdfs, memory, s3,"
+                + " s3a, viewfs, wasb, wasbs");
 
     // A fresh JVM's memory volume is empty: found storage, no table.
     Run memory = jar("show", "active", "memory://it/t");

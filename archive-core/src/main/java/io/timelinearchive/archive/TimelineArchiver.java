@@ -249,6 +249,7 @@ public final class TimelineArchiver implements Closeable {
       StorageLocation archiveFolder = table.archiveFolder();
       List<FileEntry> archiveListing = storage.list(archiveFolder).toList();
       listener.onPhase(ArchiveListener.Phase.LOCK);
+      Outcome outcome;
       try (ArchiveLock lock =
           ArchiveLock.acquire(
               storage,
@@ -296,25 +297,35 @@ public final class TimelineArchiver implements Closeable {
 
           ArchiveJournal.delete(storage, archiveFolder);
         }
-        Map<String, Integer> byAction = new TreeMap<>();
-        conversion.keys().forEach(k -> byAction.merge(k.action().actionName(), 1, Integer::sum));
-        return new ArchiveResult(
-            false,
-            archived,
-            new TreeMap<>(byAction),
-            recovered,
-            written,
-            deleted,
-            auxDeleted,
-            conversion.barrier(),
-            plan.barriers(),
-            warnings,
-            storage.counts().minus(requestsBefore),
-            serviceRequestsSince(serviceRequestsBefore),
-            phases,
-            activeBefore,
-            activeBefore - deleted);
+        outcome = new Outcome(activeBefore, plan, conversion);
       }
+      // The result is made after the lock is released, so its request counts include the release.
+      phase("unlock");
+      return result(outcome);
+    }
+
+    private ArchiveResult result(Outcome outcome) {
+      Map<String, Integer> byAction = new TreeMap<>();
+      outcome
+          .conversion()
+          .keys()
+          .forEach(k -> byAction.merge(k.action().actionName(), 1, Integer::sum));
+      return new ArchiveResult(
+          false,
+          outcome.conversion().entries().stream().map(ArchiveEntry::instant).toList(),
+          new TreeMap<>(byAction),
+          recovered,
+          written,
+          deleted,
+          auxDeleted,
+          outcome.conversion().barrier(),
+          outcome.plan().barriers(),
+          warnings,
+          storage.counts().minus(requestsBefore),
+          serviceRequestsSince(serviceRequestsBefore),
+          phases,
+          outcome.activeBefore(),
+          outcome.activeBefore() - deleted);
     }
 
     /** Finishes an interrupted run: deletes the active files it had archived already. */
@@ -636,6 +647,8 @@ public final class TimelineArchiver implements Closeable {
         .sorted(Comparator.comparingInt(f -> ArchiveFileName.version(f.name()).getAsInt()))
         .toList();
   }
+
+  private record Outcome(int activeBefore, ArchivalPlan plan, Conversion conversion) {}
 
   private record Conversion(List<ArchiveEntry> entries, Set<InstantKey> keys, Barrier barrier) {}
 }
