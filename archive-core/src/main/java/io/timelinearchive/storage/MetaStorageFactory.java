@@ -14,6 +14,14 @@ public interface MetaStorageFactory {
   Set<String> schemes();
 
   /**
+   * The schemes this factory serves under {@code config}: those of {@link #schemes()} plus any a
+   * user routes to it by a setting (for example {@code hadoop.schemes=ofs} for Hadoop).
+   */
+  default Set<String> schemes(Map<String, String> config) {
+    return schemes();
+  }
+
+  /**
    * Opens a storage for locations below {@code root}.
    *
    * @param config every setting given to the archiver; a backend reads its own prefixed keys (for

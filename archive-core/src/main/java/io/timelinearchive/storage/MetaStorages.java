@@ -25,7 +25,8 @@ public final class MetaStorages {
   /** Opens the storage for {@code root}'s scheme. */
   public static MetaStorage open(StorageLocation root, Map<String, String> config)
       throws IOException {
-    return factoryFor(root.scheme(), MetaStorages.class.getClassLoader()).open(root, config);
+    return factoryFor(root.scheme(), config, MetaStorages.class.getClassLoader())
+        .open(root, config);
   }
 
   /**
@@ -35,7 +36,13 @@ public final class MetaStorages {
    *     that would add it) or if two do (naming both classes)
    */
   public static MetaStorageFactory factoryFor(String scheme, ClassLoader loader) {
-    Map<String, MetaStorageFactory> factories = discover(loader);
+    return factoryFor(scheme, Map.of(), loader);
+  }
+
+  /** As {@link #factoryFor(String, ClassLoader)}, with the schemes settings route to factories. */
+  public static MetaStorageFactory factoryFor(
+      String scheme, Map<String, String> config, ClassLoader loader) {
+    Map<String, MetaStorageFactory> factories = discover(config, loader);
     String lowerCase = scheme.toLowerCase(Locale.ROOT);
     MetaStorageFactory factory = factories.get(lowerCase);
     if (factory == null) {
@@ -58,9 +65,14 @@ public final class MetaStorages {
    * @throws IllegalArgumentException if two factories claim one scheme
    */
   public static Map<String, MetaStorageFactory> discover(ClassLoader loader) {
+    return discover(Map.of(), loader);
+  }
+
+  private static Map<String, MetaStorageFactory> discover(
+      Map<String, String> config, ClassLoader loader) {
     Map<String, MetaStorageFactory> byScheme = new TreeMap<>();
     for (MetaStorageFactory factory : ServiceLoader.load(MetaStorageFactory.class, loader)) {
-      for (String scheme : factory.schemes()) {
+      for (String scheme : factory.schemes(config)) {
         MetaStorageFactory previous = byScheme.putIfAbsent(scheme, factory);
         if (previous != null && previous.getClass() != factory.getClass()) {
           throw new IllegalArgumentException(

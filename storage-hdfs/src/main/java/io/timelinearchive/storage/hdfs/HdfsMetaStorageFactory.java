@@ -29,6 +29,11 @@ public final class HdfsMetaStorageFactory implements MetaStorageFactory {
   }
 
   @Override
+  public Set<String> schemes(Map<String, String> config) {
+    return HdfsConfig.from(config).schemes();
+  }
+
+  @Override
   public MetaStorage open(StorageLocation root, Map<String, String> config) throws IOException {
     requireNonNull(root, "root is null");
     HdfsConfig settings = HdfsConfig.from(config);

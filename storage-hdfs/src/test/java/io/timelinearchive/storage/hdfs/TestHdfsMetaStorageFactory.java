@@ -29,4 +29,15 @@ class TestHdfsMetaStorageFactory {
         .hasMessageContaining("'ofs'")
         .hasMessageContaining("hadoop.schemes");
   }
+
+  @Test
+  void schemesListedInTheConfigAreRoutedToHadoopThroughServiceLoader() {
+    ClassLoader loader = getClass().getClassLoader();
+
+    assertThatThrownBy(() -> MetaStorages.factoryFor("ofs", Map.of(), loader))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("no storage for scheme 'ofs'");
+    assertThat(MetaStorages.factoryFor("ofs", Map.of("hadoop.schemes", "ofs,jfs"), loader))
+        .isInstanceOf(HdfsMetaStorageFactory.class);
+  }
 }
