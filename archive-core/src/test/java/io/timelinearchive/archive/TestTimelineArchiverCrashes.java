@@ -46,6 +46,8 @@ class TestTimelineArchiverCrashes {
     List<String> expectedActive = reference.activeNames();
     List<InvariantChecker.Archived> expectedArchive = reference.archived();
     assertThat(steps).isGreaterThan(100);
+    org.slf4j.LoggerFactory.getLogger(TestTimelineArchiverCrashes.class)
+        .info("{}: crashing at each of {} mutating steps", store, steps);
 
     CrashEffect[] effects = CrashEffect.values();
     for (int k = 1; k <= steps; k++) {
