@@ -14,6 +14,7 @@ import io.timelinearchive.format.InstantConversionException;
 import io.timelinearchive.select.ArchivalPlan;
 import io.timelinearchive.select.ArchivalPolicy;
 import io.timelinearchive.select.Barrier;
+import io.timelinearchive.select.EffectiveRules;
 import io.timelinearchive.select.InstantSelector;
 import io.timelinearchive.select.TableFacts;
 import io.timelinearchive.storage.AppendableLog;
@@ -147,6 +148,18 @@ public final class TimelineArchiver implements Closeable {
     HoodieTable table = HoodieTable.load(storage, base);
     ActiveTimeline active = ActiveTimeline.load(storage, table.metaFolder());
     return select(table, active);
+  }
+
+  /**
+   * Our own rules ({@code archive.retain.min-age}, {@code archive.max-instants-per-run}) as they
+   * apply now to this table, one line each; empty when none is set.
+   */
+  public List<String> rules() throws IOException {
+    HoodieTable table = HoodieTable.load(storage, base);
+    ZoneId zone =
+        TableFacts.fromProperties(table.properties(), ZoneId.systemDefault(), Optional.empty())
+            .timelineZone();
+    return EffectiveRules.describe(policy, clock.instant(), zone);
   }
 
   /**

@@ -1,0 +1,53 @@
+package io.timelinearchive.select;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Our own selection rules as they apply at one moment, in words: the minimum age turns into an
+ * instant time, so a user sees which instants stay without doing date arithmetic.
+ */
+public final class EffectiveRules {
+  private EffectiveRules() {}
+
+  /**
+   * One line per rule of ours that is set ({@value ArchivalPolicy#RETAIN_MIN_AGE}, {@value
+   * ArchivalPolicy#MAX_INSTANTS_PER_RUN}); empty when neither is.
+   *
+   * @param zone the zone the table writes instant times in
+   */
+  public static List<String> describe(ArchivalPolicy policy, Instant now, ZoneId zone) {
+    requireNonNull(policy, "policy is null");
+    requireNonNull(now, "now is null");
+    requireNonNull(zone, "zone is null");
+    List<String> rules = new ArrayList<>();
+    policy
+        .retainMinAge()
+        .ifPresent(
+            age -> {
+              String cutoff = InstantTimes.cutoff(now, age, zone);
+              rules.add(
+                  "retain min-age "
+                      + ArchivalPolicy.formatDuration(age)
+                      + ": "
+                      + (cutoff.isEmpty()
+                          ? "nothing is old enough to archive"
+                          : "nothing younger than " + cutoff + " is archived"));
+            });
+    policy
+        .maxInstantsPerRun()
+        .ifPresent(
+            cap ->
+                rules.add(
+                    "per-run cap "
+                        + cap
+                        + ": at most "
+                        + cap
+                        + " instant(s) per run, the rest wait for the next run"));
+    return rules;
+  }
+}
