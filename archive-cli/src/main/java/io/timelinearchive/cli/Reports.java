@@ -13,6 +13,7 @@ import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -38,7 +39,7 @@ final class Reports {
     return m;
   }
 
-  static Map<String, Object> plan(ArchivalPlan plan, boolean dryRun) {
+  static Map<String, Object> plan(ArchivalPlan plan, List<String> rules, boolean dryRun) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("dryRun", dryRun);
     m.put("instantFiles", plan.files().stream().map(Reports::instant).toList());
@@ -48,6 +49,7 @@ final class Reports {
     m.put("barriers", plan.barriers().stream().map(Reports::barrier).toList());
     m.put("minCommits", plan.minCommits());
     m.put("maxCommits", plan.maxCommits());
+    m.put("rules", rules);
     m.put("warnings", plan.warnings());
     return m;
   }
@@ -58,12 +60,13 @@ final class Reports {
     return counts;
   }
 
-  static void printPlanSummary(PrintWriter out, ArchivalPlan plan) {
+  static void printPlanSummary(PrintWriter out, ArchivalPlan plan, List<String> rules) {
     if (!plan.countsByAction().isEmpty()) {
       out.println("by action: " + byAction(plan));
     }
     out.println(
         "retention: keep " + plan.minCommits() + " to " + plan.maxCommits() + " completed commits");
+    rules.forEach(r -> out.println("rule: " + r));
     for (Barrier b : plan.barriers()) {
       out.println("selection stopped (" + lower(b.scope()) + "): " + b.message());
     }
