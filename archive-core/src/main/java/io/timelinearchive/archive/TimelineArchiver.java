@@ -85,6 +85,7 @@ public final class TimelineArchiver implements Closeable {
   private final ArchiveListener listener;
   private final boolean ownsStorage;
   private final List<String> settingWarnings = new ArrayList<>();
+  private final Optional<Duration> historyMaxAge;
 
   private TimelineArchiver(
       MetaStorage storage,
@@ -101,6 +102,11 @@ public final class TimelineArchiver implements Closeable {
     this.listener = requireNonNull(listener, "listener is null");
     this.storage = new CountingMetaStorage(storage);
     this.ownsStorage = ownsStorage;
+    this.historyMaxAge = ConfigValues.duration(config, ArchiveHistoryPurger.MAX_AGE);
+    if (historyMaxAge.isPresent() && historyMaxAge.get().isNegative()) {
+      throw new IllegalArgumentException(
+          ArchiveHistoryPurger.MAX_AGE + "=" + historyMaxAge.get() + " must not be negative");
+    }
     if (ConfigValues.booleanValue(config, "hoodie.archive.merge.enable", false)) {
       settingWarnings.add(
           "hoodie.archive.merge.enable=true is not supported yet: small archive files are not"
@@ -156,10 +162,21 @@ public final class TimelineArchiver implements Closeable {
    */
   public List<String> rules() throws IOException {
     HoodieTable table = HoodieTable.load(storage, base);
-    ZoneId zone =
-        TableFacts.fromProperties(table.properties(), ZoneId.systemDefault(), Optional.empty())
-            .timelineZone();
-    return EffectiveRules.describe(policy, clock.instant(), zone);
+    List<String> rules =
+        new ArrayList<>(EffectiveRules.describe(policy, clock.instant(), timelineZone(table)));
+    historyMaxAge.ifPresent(
+        age ->
+            rules.add(
+                "archive history max-age "
+                    + EffectiveRules.format(age)
+                    + ": archive files whose newest instant is older are deleted (never the"
+                    + " newest file)"));
+    return rules;
+  }
+
+  private static ZoneId timelineZone(HoodieTable table) {
+    return TableFacts.fromProperties(table.properties(), ZoneId.systemDefault(), Optional.empty())
+        .timelineZone();
   }
 
   /**
@@ -249,6 +266,7 @@ public final class TimelineArchiver implements Closeable {
     private final Map<String, Long> serviceRequestsBefore = storage.serviceRequests();
     private int deleted;
     private int auxDeleted;
+    private List<String> purged = List.of();
     private long phaseStart = System.nanoTime();
 
     private void phase(String name) {
@@ -309,6 +327,18 @@ public final class TimelineArchiver implements Closeable {
 
           ArchiveJournal.delete(storage, archiveFolder);
         }
+        if (historyMaxAge.isPresent()) {
+          purged =
+              ArchiveHistoryPurger.purge(
+                  storage,
+                  archiveFiles(archiveListing),
+                  written.stream().map(ArchiveResult.WrittenFile::name).toList(),
+                  historyMaxAge.get(),
+                  clock.instant(),
+                  timelineZone(table),
+                  lock);
+          phase("purge");
+        }
         Map<String, Integer> byAction = new TreeMap<>();
         conversion.keys().forEach(k -> byAction.merge(k.action().actionName(), 1, Integer::sum));
         return new ArchiveResult(
@@ -326,7 +356,8 @@ public final class TimelineArchiver implements Closeable {
             serviceRequestsSince(serviceRequestsBefore),
             phases,
             activeBefore,
-            activeBefore - deleted);
+            activeBefore - deleted,
+            purged);
       }
     }
 

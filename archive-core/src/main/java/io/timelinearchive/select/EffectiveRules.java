@@ -2,6 +2,7 @@ package io.timelinearchive.select;
 
 import static java.util.Objects.requireNonNull;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -13,6 +14,21 @@ import java.util.List;
  */
 public final class EffectiveRules {
   private EffectiveRules() {}
+
+  /** A duration written back short, as the settings accept it: {@code 7d}, {@code 12h}. */
+  public static String format(Duration duration) {
+    return ArchivalPolicy.formatDuration(requireNonNull(duration, "duration is null"));
+  }
+
+  /**
+   * Whether an instant written at {@code instantTime} (in {@code zone}) is at least {@code age} old
+   * at {@code now}, read as Hudi reads instant times.
+   */
+  public static boolean isAtLeast(String instantTime, Duration age, Instant now, ZoneId zone) {
+    requireNonNull(instantTime, "instantTime is null");
+    requireNonNull(age, "age is null");
+    return InstantTimes.atOrBefore(instantTime, InstantTimes.cutoff(now, age, zone));
+  }
 
   /**
    * One line per rule of ours that is set ({@value ArchivalPolicy#RETAIN_MIN_AGE}, {@value

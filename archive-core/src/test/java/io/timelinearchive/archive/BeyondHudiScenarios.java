@@ -251,4 +251,75 @@ public final class BeyondHudiScenarios {
     assertThat(storage.read(inTheWay)).isEqualTo(other);
     assertThat(InvariantChecker.snapshot(storage, meta).keySet()).isEqualTo(before);
   }
+
+  /**
+   * {@code archive.history.max-age} deletes the oldest archive files whose newest instant is old
+   * enough, stops at the first younger one, and never deletes the newest file.
+   */
+  public static void historyMaxAgePurgesOldArchiveFiles(MetaStorage store, StorageLocation base)
+      throws Exception {
+    // one new archive file per run, as on object stores
+    MetaStorage storage = new io.timelinearchive.storage.WithoutAppendMetaStorage(store);
+    SampleTable.write(storage, base, table());
+    StorageLocation archiveFolder = base.resolve(".hoodie").resolve("archived");
+    MutableClock clock = new MutableClock(java.time.Instant.parse("2026-11-29T12:00:00Z"));
+    Map<String, String> capped = new HashMap<>(TestTables.SMALL_RETENTION);
+    capped.put("archive.max-instants-per-run", "6");
+    for (int run = 0; run < 3; run++) {
+      try (TimelineArchiver archiver =
+          TimelineArchiver.create(storage, base, capped, clock, ArchiveListener.NONE)) {
+        assertThat(archiver.archiveIfRequired().archiveFilesWritten()).hasSize(1);
+      }
+    }
+    List<io.timelinearchive.storage.FileEntry> files =
+        TimelineArchiver.archiveFiles(storage.list(archiveFolder).toList());
+    assertThat(files).hasSize(3);
+    String newestOfFirst =
+        ArchivedTimeline.readFile(storage, files.get(0), 0).instants().stream()
+            .map(a -> a.instant().time())
+            .max(String::compareTo)
+            .orElseThrow();
+    String oldestOfSecond =
+        ArchivedTimeline.readFile(storage, files.get(1), 0).instants().stream()
+            .map(a -> a.instant().time())
+            .min(String::compareTo)
+            .orElseThrow();
+    assertThat(newestOfFirst).isLessThan(oldestOfSecond);
+
+    // the first file's newest instant is a day and a second old; the second's are younger
+    Map<String, String> purging = new HashMap<>(TestTables.SMALL_RETENTION);
+    purging.put("archive.history.max-age", "1d");
+    purging.put("hoodie.keep.max.commits", "100");
+    purging.put("hoodie.keep.min.commits", "99");
+    clock = new MutableClock(whenAged(newestOfFirst, Duration.ofDays(1).plusSeconds(1)));
+    ArchiveResult result;
+    try (TimelineArchiver archiver =
+        TimelineArchiver.create(storage, base, purging, clock, ArchiveListener.NONE)) {
+      assertThat(archiver.rules())
+          .contains(
+              "archive history max-age 1d: archive files whose newest instant is older are"
+                  + " deleted (never the newest file)");
+      result = archiver.archiveIfRequired();
+    }
+    assertThat(result.archived()).isEmpty();
+    assertThat(result.archiveFilesPurged()).containsExactly(files.get(0).name());
+    assertThat(TimelineArchiver.archiveFiles(storage.list(archiveFolder).toList()))
+        .extracting(io.timelinearchive.storage.FileEntry::name)
+        .containsExactly(files.get(1).name(), files.get(2).name());
+
+    // far in the future everything is old, but the newest file stays
+    clock = new MutableClock(java.time.Instant.parse("2100-01-01T00:00:00Z"));
+    try (TimelineArchiver archiver =
+        TimelineArchiver.create(storage, base, purging, clock, ArchiveListener.NONE)) {
+      result = archiver.archiveIfRequired();
+    }
+    assertThat(result.archiveFilesPurged()).containsExactly(files.get(1).name());
+    assertThat(TimelineArchiver.archiveFiles(storage.list(archiveFolder).toList()))
+        .extracting(io.timelinearchive.storage.FileEntry::name)
+        .containsExactly(files.get(2).name());
+    assertThat(
+            ArchivedTimeline.load(storage, archiveFolder, ArchiveReadOptions.metadataOnly())
+                .instants())
+        .isNotEmpty();
+  }
 }

@@ -75,6 +75,12 @@ class TestBeyondHudi {
     run(store, BeyondHudiScenarios::unarchiveNeverOverwrites);
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"memory", "file"})
+  void historyMaxAgePurgesOldArchiveFiles(String store) throws Exception {
+    run(store, BeyondHudiScenarios::historyMaxAgePurgesOldArchiveFiles);
+  }
+
   @Test
   void entriesWithoutRawBytesAreRefused() throws Exception {
     try (MetaStorage storage = MetaStorages.open(memoryBase, Map.of())) {
