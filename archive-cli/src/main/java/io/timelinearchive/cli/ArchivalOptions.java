@@ -32,6 +32,14 @@ final class ArchivalOptions {
   Integer maxPerRun;
 
   @Option(
+      names = "--history-max-age",
+      paramLabel = "DURATION",
+      description =
+          "archive.history.max-age: delete archive files whose newest instant is older (never the"
+              + " newest file)")
+  String historyMaxAge;
+
+  @Option(
       names = "--conf",
       paramLabel = "KEY=VALUE",
       description =
@@ -40,8 +48,8 @@ final class ArchivalOptions {
   List<String> conf = new ArrayList<>();
 
   /**
-   * The settings, {@code --min}, {@code --max}, {@code --batch}, {@code --min-age} and {@code
-   * --max-per-run} over the same keys given with {@code --conf}.
+   * The settings, {@code --min}, {@code --max}, {@code --batch}, {@code --min-age}, {@code
+   * --max-per-run} and {@code --history-max-age} over the same keys given with {@code --conf}.
    */
   Map<String, String> config() {
     Map<String, String> config = ConfOptions.parse(conf);
@@ -56,6 +64,9 @@ final class ArchivalOptions {
     }
     if (maxPerRun != null) {
       config.put("archive.max-instants-per-run", maxPerRun.toString());
+    }
+    if (historyMaxAge != null) {
+      config.put("archive.history.max-age", historyMaxAge);
     }
     if (batch != null) {
       config.put("hoodie.commits.archival.batch", batch.toString());

@@ -95,6 +95,7 @@ final class Reports {
             .toList());
     m.put("filesDeleted", r.filesDeleted());
     m.put("auxFilesDeleted", r.auxFilesDeleted());
+    m.put("archiveFilesPurged", r.archiveFilesPurged());
     m.put("barrier", barrier(r.barrier()));
     m.put("barriers", r.barriers().stream().map(Reports::barrier).toList());
     m.put("warnings", r.warnings());
@@ -132,6 +133,13 @@ final class Reports {
     }
     if (r.auxFilesDeleted() > 0) {
       out.println("removed " + r.auxFilesDeleted() + " old file(s) from .hoodie/.aux/");
+    }
+    if (!r.archiveFilesPurged().isEmpty()) {
+      out.println(
+          "purged "
+              + r.archiveFilesPurged().size()
+              + " archive file(s) past archive.history.max-age: "
+              + String.join(", ", r.archiveFilesPurged()));
     }
     out.println("selection stopped: " + r.barrier().message());
     for (Barrier b : r.barriers()) {

@@ -85,4 +85,27 @@ class TestRetentionRules {
     assertThat(run.exitCode()).isEqualTo(TimelineArchiveCommand.EXIT_USAGE);
     assertThat(run.err()).contains("archive.retain.min-age");
   }
+
+  @Test
+  void historyMaxAgePurgesAllButTheNewestArchiveFileAndSaysSo() throws Exception {
+    Tables.write(table, Tables.SMALL);
+    // a new archive file per run: each of these runs rolls over past a tiny size limit
+    Cli.ok(args("archive", "--max-per-run", "5"));
+    Cli.ok(args("archive", "--max-per-run", "5", "--conf", "archive.file.max-bytes=1024"));
+    assertThat(java.nio.file.Files.exists(Tables.archiveFile(table, 2))).isTrue();
+
+    Cli.Run plan = Cli.ok(args("plan", "--history-max-age", "1d"));
+    // the sample's instants are from January 2026: older than a day
+    JsonNode result = Cli.ok(args("archive", "--json", "--history-max-age", "1d")).json();
+
+    assertThat(plan.outLines())
+        .contains(
+            "rule: archive history max-age 1d: archive files whose newest instant is older are"
+                + " deleted (never the newest file)");
+    List<String> purged = new ArrayList<>();
+    result.get("archiveFilesPurged").forEach(n -> purged.add(n.asText()));
+    assertThat(purged).containsExactly(".commits_.archive.1_1-0-1");
+    assertThat(java.nio.file.Files.exists(Tables.archiveFile(table, 1))).isFalse();
+    assertThat(java.nio.file.Files.exists(Tables.archiveFile(table, 2))).isTrue();
+  }
 }

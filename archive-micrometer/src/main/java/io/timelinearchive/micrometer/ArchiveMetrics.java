@@ -31,7 +31,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <tr><td>{@code timeline.archive.files.written}</td><td>counter, tag {@code mode}
  *       ({@code created} or {@code appended})</td></tr>
  *   <tr><td>{@code timeline.archive.files.deleted}</td><td>counter, tag {@code folder}
- *       ({@code active} or {@code aux})</td></tr>
+ *       ({@code active}, {@code aux}, or {@code archive} for files purged by {@code
+ *       archive.history.max-age})</td></tr>
  *   <tr><td>{@code timeline.archive.requests}</td><td>counter, tag {@code type} (storage calls by
  *       kind)</td></tr>
  *   <tr><td>{@code timeline.archive.service.requests}</td><td>counter, tag {@code operation}
@@ -101,6 +102,7 @@ public final class ArchiveMetrics {
         .increment(bytes);
     counter("files.deleted", "folder", "active").increment(result.filesDeleted());
     counter("files.deleted", "folder", "aux").increment(result.auxFilesDeleted());
+    counter("files.deleted", "folder", "archive").increment(result.archiveFilesPurged().size());
     result.requests().asMap().forEach((type, n) -> counter("requests", "type", type).increment(n));
     result
         .serviceRequests()

@@ -70,6 +70,7 @@ class TestArchiveMetrics {
         .isPositive();
     assertThat(count("files.written", "mode", "created")).isEqualTo(1);
     assertThat(count("files.deleted", "folder", "active")).isEqualTo(result.filesDeleted());
+    assertThat(count("files.deleted", "folder", "archive")).isZero();
     assertThat(count("requests", "type", "read")).isEqualTo(result.requests().read());
     assertThat(count("requests", "type", "deleteCalls")).isEqualTo(result.requests().deleteCalls());
     assertThat(gauge("active.instant.files")).isEqualTo(result.activeAfter());

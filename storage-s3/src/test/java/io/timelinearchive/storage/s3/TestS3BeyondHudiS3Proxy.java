@@ -42,4 +42,9 @@ class TestS3BeyondHudiS3Proxy {
   void unarchiveNeverOverwrites() throws Exception {
     run(BeyondHudiScenarios::unarchiveNeverOverwrites);
   }
+
+  @Test
+  void historyMaxAgePurgesOldArchiveFiles() throws Exception {
+    run(BeyondHudiScenarios::historyMaxAgePurgesOldArchiveFiles);
+  }
 }
