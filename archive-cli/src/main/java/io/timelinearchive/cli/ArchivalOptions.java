@@ -20,6 +20,26 @@ final class ArchivalOptions {
   Integer batch;
 
   @Option(
+      names = "--min-age",
+      paramLabel = "DURATION",
+      description = "archive.retain.min-age: never archive instants younger than this (e.g. 7d)")
+  String minAge;
+
+  @Option(
+      names = "--max-per-run",
+      paramLabel = "N",
+      description = "archive.max-instants-per-run: archive at most N instants in one run")
+  Integer maxPerRun;
+
+  @Option(
+      names = "--history-max-age",
+      paramLabel = "DURATION",
+      description =
+          "archive.history.max-age: delete archive files whose newest instant is older (never the"
+              + " newest file)")
+  String historyMaxAge;
+
+  @Option(
       names = "--conf",
       paramLabel = "KEY=VALUE",
       description =
@@ -28,8 +48,8 @@ final class ArchivalOptions {
   List<String> conf = new ArrayList<>();
 
   /**
-   * The settings, {@code --min}, {@code --max} and {@code --batch} over the same keys given with
-   * {@code --conf}.
+   * The settings, {@code --min}, {@code --max}, {@code --batch}, {@code --min-age}, {@code
+   * --max-per-run} and {@code --history-max-age} over the same keys given with {@code --conf}.
    */
   Map<String, String> config() {
     Map<String, String> config = ConfOptions.parse(conf);
@@ -38,6 +58,15 @@ final class ArchivalOptions {
     }
     if (max != null) {
       config.put("hoodie.keep.max.commits", max.toString());
+    }
+    if (minAge != null) {
+      config.put("archive.retain.min-age", minAge);
+    }
+    if (maxPerRun != null) {
+      config.put("archive.max-instants-per-run", maxPerRun.toString());
+    }
+    if (historyMaxAge != null) {
+      config.put("archive.history.max-age", historyMaxAge);
     }
     if (batch != null) {
       config.put("hoodie.commits.archival.batch", batch.toString());

@@ -40,7 +40,7 @@ final class ArchiveCommand implements Callable<Integer> {
         TimelineArchiver.open(table, options.config(), new ProgressListener(err))) {
       if (dryRun) {
         ArchivalPlan plan = archiver.plan();
-        PlanCommand.print(out, root.json, plan, true);
+        PlanCommand.print(out, root.json, plan, archiver.rules(), true);
         return TimelineArchiveCommand.EXIT_OK;
       }
       ArchiveResult result = archiver.archiveIfRequired();

@@ -3,6 +3,7 @@ package io.timelinearchive.cli;
 import io.timelinearchive.archive.TimelineArchiver;
 import io.timelinearchive.select.ArchivalPlan;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,14 +27,15 @@ final class PlanCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     try (TimelineArchiver archiver = TimelineArchiver.open(table, options.config())) {
-      print(spec.commandLine().getOut(), root.json, archiver.plan(), false);
+      print(spec.commandLine().getOut(), root.json, archiver.plan(), archiver.rules(), false);
     }
     return TimelineArchiveCommand.EXIT_OK;
   }
 
-  static void print(PrintWriter out, boolean json, ArchivalPlan plan, boolean dryRun) {
+  static void print(
+      PrintWriter out, boolean json, ArchivalPlan plan, List<String> rules, boolean dryRun) {
     if (json) {
-      Output.json(out, Reports.plan(plan, dryRun));
+      Output.json(out, Reports.plan(plan, rules, dryRun));
       return;
     }
     Output.lines(out, plan.files());
@@ -42,7 +44,7 @@ final class PlanCommand implements Callable<Integer> {
             + " instant file(s) of "
             + plan.instants().size()
             + " instant(s) would be archived");
-    Reports.printPlanSummary(out, plan);
+    Reports.printPlanSummary(out, plan, rules);
     if (dryRun) {
       out.println("dry run: nothing was changed");
     }

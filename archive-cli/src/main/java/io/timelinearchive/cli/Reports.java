@@ -13,6 +13,7 @@ import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -38,7 +39,7 @@ final class Reports {
     return m;
   }
 
-  static Map<String, Object> plan(ArchivalPlan plan, boolean dryRun) {
+  static Map<String, Object> plan(ArchivalPlan plan, List<String> rules, boolean dryRun) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("dryRun", dryRun);
     m.put("instantFiles", plan.files().stream().map(Reports::instant).toList());
@@ -48,6 +49,7 @@ final class Reports {
     m.put("barriers", plan.barriers().stream().map(Reports::barrier).toList());
     m.put("minCommits", plan.minCommits());
     m.put("maxCommits", plan.maxCommits());
+    m.put("rules", rules);
     m.put("warnings", plan.warnings());
     return m;
   }
@@ -58,12 +60,13 @@ final class Reports {
     return counts;
   }
 
-  static void printPlanSummary(PrintWriter out, ArchivalPlan plan) {
+  static void printPlanSummary(PrintWriter out, ArchivalPlan plan, List<String> rules) {
     if (!plan.countsByAction().isEmpty()) {
       out.println("by action: " + byAction(plan));
     }
     out.println(
         "retention: keep " + plan.minCommits() + " to " + plan.maxCommits() + " completed commits");
+    rules.forEach(r -> out.println("rule: " + r));
     for (Barrier b : plan.barriers()) {
       out.println("selection stopped (" + lower(b.scope()) + "): " + b.message());
     }
@@ -92,6 +95,7 @@ final class Reports {
             .toList());
     m.put("filesDeleted", r.filesDeleted());
     m.put("auxFilesDeleted", r.auxFilesDeleted());
+    m.put("archiveFilesPurged", r.archiveFilesPurged());
     m.put("barrier", barrier(r.barrier()));
     m.put("barriers", r.barriers().stream().map(Reports::barrier).toList());
     m.put("warnings", r.warnings());
@@ -129,6 +133,13 @@ final class Reports {
     }
     if (r.auxFilesDeleted() > 0) {
       out.println("removed " + r.auxFilesDeleted() + " old file(s) from .hoodie/.aux/");
+    }
+    if (!r.archiveFilesPurged().isEmpty()) {
+      out.println(
+          "purged "
+              + r.archiveFilesPurged().size()
+              + " archive file(s) past archive.history.max-age: "
+              + String.join(", ", r.archiveFilesPurged()));
     }
     out.println("selection stopped: " + r.barrier().message());
     for (Barrier b : r.barriers()) {

@@ -1,6 +1,7 @@
 package io.timelinearchive.cli;
 
 import io.timelinearchive.archive.ArchiveLockedException;
+import io.timelinearchive.archive.RestoreRefusedException;
 import io.timelinearchive.format.CorruptArchiveException;
 import io.timelinearchive.format.InstantConversionException;
 import io.timelinearchive.timeline.InvalidTableFileException;
@@ -28,6 +29,7 @@ import picocli.CommandLine.ScopeType;
       ArchiveCommand.class,
       PlanCommand.class,
       ShowCommand.class,
+      UnarchiveCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",
@@ -35,7 +37,8 @@ import picocli.CommandLine.ScopeType;
       "0:ok",
       "1:unexpected failure",
       "2:usage error (bad option or setting)",
-      "3:bad input (unreadable instant file, corrupt archive, not a Hudi table)",
+      "3:bad input (unreadable instant file, corrupt archive, not a Hudi table, an unarchive"
+          + " refused)",
       "4:the archive lock is held by another archiver"
     })
 public final class TimelineArchiveCommand {
@@ -114,6 +117,7 @@ public final class TimelineArchiveCommand {
     if (e instanceof InstantConversionException
         || e instanceof InvalidTableFileException
         || e instanceof CorruptArchiveException
+        || e instanceof RestoreRefusedException
         || e instanceof NoSuchFileException) {
       return EXIT_BAD_INPUT;
     }

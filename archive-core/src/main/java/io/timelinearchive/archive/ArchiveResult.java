@@ -29,6 +29,7 @@ import java.util.SortedMap;
  * @param phases wall time of each phase, in the order they ran
  * @param activeBefore instant state files in the active timeline before the run
  * @param activeAfter instant state files left after the run
+ * @param archiveFilesPurged archive files deleted by {@code archive.history.max-age}, oldest first
  */
 public record ArchiveResult(
     boolean dryRun,
@@ -45,9 +46,11 @@ public record ArchiveResult(
     Map<String, Long> serviceRequests,
     Map<String, Duration> phases,
     int activeBefore,
-    int activeAfter) {
+    int activeAfter,
+    List<String> archiveFilesPurged) {
 
   public ArchiveResult {
+    archiveFilesPurged = List.copyOf(archiveFilesPurged);
     archived = List.copyOf(archived);
     recovered = List.copyOf(recovered);
     archiveFilesWritten = List.copyOf(archiveFilesWritten);

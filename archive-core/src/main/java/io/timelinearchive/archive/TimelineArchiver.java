@@ -14,6 +14,7 @@ import io.timelinearchive.format.InstantConversionException;
 import io.timelinearchive.select.ArchivalPlan;
 import io.timelinearchive.select.ArchivalPolicy;
 import io.timelinearchive.select.Barrier;
+import io.timelinearchive.select.EffectiveRules;
 import io.timelinearchive.select.InstantSelector;
 import io.timelinearchive.select.TableFacts;
 import io.timelinearchive.storage.AppendableLog;
@@ -84,6 +85,7 @@ public final class TimelineArchiver implements Closeable {
   private final ArchiveListener listener;
   private final boolean ownsStorage;
   private final List<String> settingWarnings = new ArrayList<>();
+  private final Optional<Duration> historyMaxAge;
 
   private TimelineArchiver(
       MetaStorage storage,
@@ -100,6 +102,11 @@ public final class TimelineArchiver implements Closeable {
     this.listener = requireNonNull(listener, "listener is null");
     this.storage = new CountingMetaStorage(storage);
     this.ownsStorage = ownsStorage;
+    this.historyMaxAge = ConfigValues.duration(config, ArchiveHistoryPurger.MAX_AGE);
+    if (historyMaxAge.isPresent() && historyMaxAge.get().isNegative()) {
+      throw new IllegalArgumentException(
+          ArchiveHistoryPurger.MAX_AGE + "=" + historyMaxAge.get() + " must not be negative");
+    }
     if (ConfigValues.booleanValue(config, "hoodie.archive.merge.enable", false)) {
       settingWarnings.add(
           "hoodie.archive.merge.enable=true is not supported yet: small archive files are not"
@@ -147,6 +154,29 @@ public final class TimelineArchiver implements Closeable {
     HoodieTable table = HoodieTable.load(storage, base);
     ActiveTimeline active = ActiveTimeline.load(storage, table.metaFolder());
     return select(table, active);
+  }
+
+  /**
+   * Our own rules ({@code archive.retain.min-age}, {@code archive.max-instants-per-run}) as they
+   * apply now to this table, one line each; empty when none is set.
+   */
+  public List<String> rules() throws IOException {
+    HoodieTable table = HoodieTable.load(storage, base);
+    List<String> rules =
+        new ArrayList<>(EffectiveRules.describe(policy, clock.instant(), timelineZone(table)));
+    historyMaxAge.ifPresent(
+        age ->
+            rules.add(
+                "archive history max-age "
+                    + EffectiveRules.format(age)
+                    + ": archive files whose newest instant is older are deleted (never the"
+                    + " newest file)"));
+    return rules;
+  }
+
+  private static ZoneId timelineZone(HoodieTable table) {
+    return TableFacts.fromProperties(table.properties(), ZoneId.systemDefault(), Optional.empty())
+        .timelineZone();
   }
 
   /**
@@ -236,6 +266,7 @@ public final class TimelineArchiver implements Closeable {
     private final Map<String, Long> serviceRequestsBefore = storage.serviceRequests();
     private int deleted;
     private int auxDeleted;
+    private List<String> purged = List.of();
     private long phaseStart = System.nanoTime();
 
     private void phase(String name) {
@@ -297,6 +328,18 @@ public final class TimelineArchiver implements Closeable {
 
           ArchiveJournal.delete(storage, archiveFolder);
         }
+        if (historyMaxAge.isPresent()) {
+          purged =
+              ArchiveHistoryPurger.purge(
+                  storage,
+                  archiveFiles(archiveListing),
+                  written.stream().map(ArchiveResult.WrittenFile::name).toList(),
+                  historyMaxAge.get(),
+                  clock.instant(),
+                  timelineZone(table),
+                  lock);
+          phase("purge");
+        }
         outcome = new Outcome(activeBefore, plan, conversion);
       }
       // The result is made after the lock is released, so its request counts include the release.
@@ -325,7 +368,8 @@ public final class TimelineArchiver implements Closeable {
           serviceRequestsSince(serviceRequestsBefore),
           phases,
           outcome.activeBefore(),
-          outcome.activeBefore() - deleted);
+          outcome.activeBefore() - deleted,
+          purged);
     }
 
     /** Finishes an interrupted run: deletes the active files it had archived already. */
