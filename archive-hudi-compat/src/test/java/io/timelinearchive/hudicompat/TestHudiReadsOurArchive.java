@@ -1,0 +1,109 @@
+package io.timelinearchive.hudicompat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.timelinearchive.archive.ArchiveResult;
+import io.timelinearchive.hudicompat.HudiView.Id;
+import io.timelinearchive.hudicompat.HudiView.ScannedBlock;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.hudi.common.model.HoodieCommitMetadata;
+import org.apache.hudi.common.model.HoodieTableType;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.log.block.HoodieLogBlock.HoodieLogBlockType;
+import org.apache.hudi.common.table.timeline.HoodieArchivedTimeline;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.common.util.Option;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Issue test 1: Hudi 0.15's own readers read every entry our archiver wrote. */
+class TestHudiReadsOurArchive {
+  @RegisterExtension static final HudiFixtures FIXTURES = new HudiFixtures();
+
+  private static final Map<String, String> SETTINGS = HudiTable.archivalSettings();
+
+  @TempDir Path tmp;
+
+  @ParameterizedTest
+  @EnumSource(HoodieTableType.class)
+  void hudiSeesEveryInstantFileActiveOrArchivedAfterOurArchival(HoodieTableType type)
+      throws Exception {
+    Path base = FIXTURES.copy(type, tmp.resolve("table"));
+    String uri = HudiTable.uri(base);
+    HudiTable hudi = HudiTable.open(base, type, SETTINGS);
+    Set<Id> before = HudiView.active(hudi.metaClient());
+    Map<String, byte[]> originals = Ours.instantFiles(uri, Map.of());
+    assertThat(originals).hasSameSizeAs(before);
+
+    ArchiveResult result = Ours.archive(uri, SETTINGS);
+
+    Set<Id> ours = ids(result);
+    assertThat(ours).as("our run archived something").isNotEmpty();
+    assertThat(Ours.invariantViolations(uri, Map.of(), originals)).isEmpty();
+    HoodieTableMetaClient metaClient = hudi.metaClient();
+    Set<Id> activeAfter = HudiView.active(metaClient);
+    HoodieArchivedTimeline archived = HudiView.archived(metaClient);
+    Set<Id> archivedIds = HudiView.ids(archived);
+    assertThat(archivedIds).as("what Hudi reads from our archive").isEqualTo(ours);
+    assertThat(activeAfter)
+        .as("active and archived overlap")
+        .doesNotContainAnyElementsOf(archivedIds);
+    Set<Id> union = new TreeSet<>(activeAfter);
+    union.addAll(archivedIds);
+    assertThat(union).as("active ∪ archived, as Hudi sees them").isEqualTo(before);
+
+    int commits = 0;
+    for (HoodieInstant instant : archived.getInstants()) {
+      if (!instant.isCompleted()) {
+        continue;
+      }
+      Option<byte[]> details = archived.getInstantDetails(instant);
+      assertThat(details.isPresent()).as("details of %s", instant).isTrue();
+      if (instant.getAction().equals("commit") || instant.getAction().equals("deltacommit")) {
+        HoodieCommitMetadata read =
+            HoodieCommitMetadata.fromBytes(details.get(), HoodieCommitMetadata.class);
+        HoodieCommitMetadata original =
+            HoodieCommitMetadata.fromBytes(
+                originals.get(instant.getFileName()), HoodieCommitMetadata.class);
+        assertThat(read.getOperationType()).isEqualTo(original.getOperationType());
+        assertThat(read.getFileIdAndRelativePaths())
+            .as("files written by %s", instant)
+            .isEqualTo(original.getFileIdAndRelativePaths())
+            .isNotEmpty();
+        assertThat(read.fetchTotalRecordsWritten()).isEqualTo(original.fetchTotalRecordsWritten());
+        commits++;
+      }
+    }
+    assertThat(commits).as("completed commits read back").isPositive();
+
+    // Block by block, so that a block Hudi's timeline would skip cannot go unnoticed.
+    List<ScannedBlock> blocks = HudiView.scan(metaClient);
+    List<Id> scanned = new ArrayList<>();
+    for (ScannedBlock block : blocks) {
+      assertThat(block.type())
+          .as("block of %s", block.file())
+          .isEqualTo(HoodieLogBlockType.AVRO_DATA_BLOCK);
+      assertThat(block.records()).hasSizeBetween(1, 4);
+      for (GenericRecord record : block.records()) {
+        scanned.add(Id.of(record));
+      }
+    }
+    assertThat(scanned).as("every entry, once").doesNotHaveDuplicates().hasSize(ours.size());
+    assertThat(new TreeSet<>(scanned)).isEqualTo(ours);
+    assertThat(blocks).hasSize((ours.size() + 3) / 4);
+  }
+
+  static Set<Id> ids(ArchiveResult result) {
+    Set<Id> ids = new TreeSet<>();
+    result.archived().forEach(i -> ids.add(Id.of(i)));
+    return ids;
+  }
+}
