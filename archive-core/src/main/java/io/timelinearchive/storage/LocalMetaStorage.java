@@ -246,6 +246,7 @@ final class LocalMetaStorage implements MetaStorage {
               StandardOpenOption.APPEND);
       created = true;
     } catch (FileAlreadyExistsException e) {
+      refuseIfHadoopChecksummed(path);
       channel = FileChannel.open(path, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
       created = false;
     }
@@ -259,6 +260,27 @@ final class LocalMetaStorage implements MetaStorage {
       closeAfterFailure(channel, e);
       throw e;
     }
+  }
+
+  /**
+   * Hadoop's local file system, which Hudi uses for {@code file:} tables, keeps a CRC of every file
+   * it writes in a hidden {@code .<name>.crc} beside it. Appending leaves that CRC stale, and every
+   * Hadoop reader, Hudi's archived timeline included, then refuses the whole file. Hudi never
+   * appends on a local disk; the archiver, refused, starts the next archive file as Hudi would.
+   */
+  private static void refuseIfHadoopChecksummed(Path path) throws FileSystemException {
+    Path checksum = hadoopChecksum(path);
+    if (Files.exists(checksum, LinkOption.NOFOLLOW_LINKS)) {
+      throw new FileSystemException(
+          path.toString(),
+          checksum.toString(),
+          "Hadoop keeps a checksum of this file; appending would make it stale and Hadoop readers"
+              + " would refuse the file");
+    }
+  }
+
+  private static Path hadoopChecksum(Path file) {
+    return file.resolveSibling("." + file.getFileName() + ".crc");
   }
 
   @Override
