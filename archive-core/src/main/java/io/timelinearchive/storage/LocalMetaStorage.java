@@ -279,6 +279,27 @@ final class LocalMetaStorage implements MetaStorage {
     }
   }
 
+  /**
+   * Hadoop's LocalFileSystem deletes a file's checksum with the file. Left behind, the checksums of
+   * archived instant files (Hudi writes one per state file) would pile up in {@code .hoodie/} run
+   * after run, which archival exists to keep small.
+   */
+  private static void deleteHadoopChecksum(Path file, Set<Path> changedFolders) {
+    Path checksum = hadoopChecksum(file);
+    try {
+      if (Files.deleteIfExists(checksum)) {
+        changedFolders.add(checksum.getParent());
+      }
+    } catch (IOException e) {
+      // the file itself is gone, which is what the caller asked for
+      LOG.warn(
+          "cannot delete {}, Hadoop's checksum of the deleted {}: {}",
+          checksum,
+          file,
+          e.toString());
+    }
+  }
+
   private static Path hadoopChecksum(Path file) {
     return file.resolveSibling("." + file.getFileName() + ".crc");
   }
@@ -299,7 +320,9 @@ final class LocalMetaStorage implements MetaStorage {
         }
       } catch (IOException e) {
         failures.put(entry.getKey(), e.toString());
+        continue;
       }
+      deleteHadoopChecksum(entry.getValue(), changedFolders);
     }
     // Callers order their steps by calls (pending files, then completed ones oldest first); the
     // deletes of this call are durable before the next call starts.

@@ -155,6 +155,25 @@ class TestLocalMetaStorage extends AbstractMetaStorageContractTest {
   }
 
   @Test
+  void testDeleteAllDeletesHadoopChecksumsOfTheFilesOnly() throws Exception {
+    // as Hudi leaves its instant files on a local disk, through Hadoop's LocalFileSystem
+    Files.write(dir.resolve("1.commit"), new byte[] {1});
+    Files.write(dir.resolve(".1.commit.crc"), new byte[] {9});
+    Files.write(dir.resolve("2.commit"), new byte[] {2});
+    Files.write(dir.resolve(".3.commit.crc"), new byte[] {9});
+    Files.write(dir.resolve(".4.commit.crc"), new byte[] {9});
+
+    storage.deleteAll(
+        List.of(
+            location(dir.resolve("1.commit")),
+            location(dir.resolve("2.commit")),
+            // gone already, its checksum left behind by an earlier run
+            location(dir.resolve("4.commit"))));
+
+    assertThat(everything(dir)).containsExactly(".3.commit.crc");
+  }
+
+  @Test
   void testDeleteAllReportsEveryFailure() throws Exception {
     Files.createDirectories(dir.resolve("full/sub"));
     Files.createDirectories(dir.resolve("full2/sub"));
