@@ -210,6 +210,13 @@ final class HudiTable implements Closeable {
     client().savepoint(time, "timeline-archive", "interop test");
   }
 
+  /** Schedules a compaction (merge-on-read) without running it: a pending compaction. */
+  String scheduleCompaction() {
+    return client()
+        .scheduleCompaction(Option.empty())
+        .orElseThrow(() -> new IllegalStateException("Hudi scheduled no compaction"));
+  }
+
   void deleteSavepoint(String time) {
     client().deleteSavepoint(time);
   }

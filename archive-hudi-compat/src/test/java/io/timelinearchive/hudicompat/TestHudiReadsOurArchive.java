@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.timelinearchive.archive.ArchiveResult;
 import io.timelinearchive.hudicompat.HudiView.Id;
 import io.timelinearchive.hudicompat.HudiView.ScannedBlock;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.hudi.common.model.HoodieCommitMetadata;
 import org.apache.hudi.common.model.HoodieTableType;
@@ -48,6 +51,9 @@ class TestHudiReadsOurArchive {
     Set<Id> ours = ids(result);
     assertThat(ours).as("our run archived something").isNotEmpty();
     assertThat(Ours.invariantViolations(uri, Map.of(), originals)).isEmpty();
+    assertThat(orphanChecksums(base.resolve(".hoodie")))
+        .as("Hadoop checksums left without their file")
+        .isEmpty();
     HoodieTableMetaClient metaClient = hudi.metaClient();
     Set<Id> activeAfter = HudiView.active(metaClient);
     HoodieArchivedTimeline archived = HudiView.archived(metaClient);
@@ -99,6 +105,18 @@ class TestHudiReadsOurArchive {
     assertThat(scanned).as("every entry, once").doesNotHaveDuplicates().hasSize(ours.size());
     assertThat(new TreeSet<>(scanned)).isEqualTo(ours);
     assertThat(blocks).hasSize((ours.size() + 3) / 4);
+  }
+
+  /** Hadoop's {@code .<name>.crc} files in {@code folder} whose {@code <name>} is gone. */
+  static List<String> orphanChecksums(Path folder) throws IOException {
+    try (Stream<Path> files = Files.list(folder)) {
+      return files
+          .map(f -> f.getFileName().toString())
+          .filter(n -> n.startsWith(".") && n.endsWith(".crc"))
+          .filter(n -> !Files.exists(folder.resolve(n.substring(1, n.length() - 4))))
+          .sorted()
+          .toList();
+    }
   }
 
   static Set<Id> ids(ArchiveResult result) {
