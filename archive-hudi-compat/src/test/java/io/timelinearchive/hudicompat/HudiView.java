@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.hudi.avro.model.HoodieArchivedMetaEntry;
 import org.apache.hudi.common.model.HoodieLogFile;
@@ -116,6 +117,15 @@ final class HudiView {
    * of type {@code CORRUPT_BLOCK} for the caller to see.
    */
   static List<ScannedBlock> scan(HoodieTableMetaClient metaClient) throws IOException {
+    return scan(metaClient, HoodieArchivedMetaEntry.getClassSchema());
+  }
+
+  /**
+   * As {@link #scan(HoodieTableMetaClient)}, reading each block under {@code readerSchema}, or
+   * under the schema in the block's header when it is null.
+   */
+  static List<ScannedBlock> scan(HoodieTableMetaClient metaClient, Schema readerSchema)
+      throws IOException {
     HoodieStorage storage = metaClient.getStorage();
     List<StoragePathInfo> files =
         new ArrayList<>(
@@ -125,10 +135,7 @@ final class HudiView {
     List<ScannedBlock> blocks = new ArrayList<>();
     for (StoragePathInfo file : files) {
       try (HoodieLogFormat.Reader reader =
-          HoodieLogFormat.newReader(
-              storage,
-              new HoodieLogFile(file.getPath()),
-              HoodieArchivedMetaEntry.getClassSchema())) {
+          HoodieLogFormat.newReader(storage, new HoodieLogFile(file.getPath()), readerSchema)) {
         while (reader.hasNext()) {
           HoodieLogBlock block = reader.next();
           List<GenericRecord> records = new ArrayList<>();
