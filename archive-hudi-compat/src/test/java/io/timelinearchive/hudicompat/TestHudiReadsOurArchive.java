@@ -48,13 +48,33 @@ class TestHudiReadsOurArchive {
 
     ArchiveResult result = Ours.archive(uri, SETTINGS);
 
-    Set<Id> ours = ids(result);
-    assertThat(ours).as("our run archived something").isNotEmpty();
+    assertThat(result.archived()).as("our run archived something").isNotEmpty();
     assertThat(Ours.invariantViolations(uri, Map.of(), originals)).isEmpty();
     assertThat(orphanChecksums(base.resolve(".hoodie")))
         .as("Hadoop checksums left without their file")
         .isEmpty();
-    HoodieTableMetaClient metaClient = hudi.metaClient();
+    assertHudiReadsOurArchive(hudi.metaClient(), before, originals, List.of(result));
+  }
+
+  /**
+   * What Hudi's readers find after our {@code runs}: exactly the instant states we archived, in
+   * blocks of at most {@code hoodie.commits.archival.batch} (4) entries, with every completed
+   * commit's details parsing as the commit metadata of its {@code originals} file, and together
+   * with the active timeline every state in {@code before}.
+   */
+  static void assertHudiReadsOurArchive(
+      HoodieTableMetaClient metaClient,
+      Set<Id> before,
+      Map<String, byte[]> originals,
+      List<ArchiveResult> runs)
+      throws IOException {
+    Set<Id> ours = new TreeSet<>();
+    int expectedBlocks = 0;
+    for (ArchiveResult run : runs) {
+      ours.addAll(ids(run));
+      expectedBlocks += (run.archived().size() + 3) / 4;
+    }
+    assertThat(ours).as("our runs archived something").isNotEmpty();
     Set<Id> activeAfter = HudiView.active(metaClient);
     HoodieArchivedTimeline archived = HudiView.archived(metaClient);
     Set<Id> archivedIds = HudiView.ids(archived);
@@ -104,7 +124,7 @@ class TestHudiReadsOurArchive {
     }
     assertThat(scanned).as("every entry, once").doesNotHaveDuplicates().hasSize(ours.size());
     assertThat(new TreeSet<>(scanned)).isEqualTo(ours);
-    assertThat(blocks).hasSize((ours.size() + 3) / 4);
+    assertThat(blocks).hasSize(expectedBlocks);
   }
 
   /** Hadoop's {@code .<name>.crc} files in {@code folder} whose {@code <name>} is gone. */

@@ -6,6 +6,7 @@ import io.timelinearchive.archive.ArchivedInstant;
 import io.timelinearchive.archive.ArchivedTimeline;
 import io.timelinearchive.hudicompat.HudiView.Id;
 import io.timelinearchive.hudicompat.HudiView.ScannedBlock;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -47,47 +48,60 @@ class TestWeReadHudisArchive {
         }
         assertThat(hudi.archiveWithHudi()).isTrue();
       }
-      HoodieTableMetaClient metaClient = hudi.metaClient();
-      List<ScannedBlock> blocks = HudiView.scan(metaClient);
       // on a local disk Hudi never appends: one new archive file per run
-      assertThat(blocks.stream().map(ScannedBlock::version).distinct())
-          .as("Hudi's archive files")
-          .containsExactly(1, 2, 3);
-
-      HoodieArchivedTimeline theirs = HudiView.archived(metaClient);
-      ArchivedTimeline ours = Ours.read(uri, Map.of());
-
-      Set<Id> ourIds = new TreeSet<>();
-      ours.instants().forEach(a -> ourIds.add(Id.of(a.instant())));
-      assertThat(ourIds).as("(time, action, state) read by us").isEqualTo(HudiView.ids(theirs));
-      assertThat(ours.instants()).hasSize(ourIds.size());
-      assertThat(ours.files()).extracting(f -> f.version()).containsExactly(1, 2, 3);
-
-      Map<Id, GenericRecord> hudiRecords = new TreeMap<>();
-      blocks.forEach(b -> b.records().forEach(r -> hudiRecords.put(Id.of(r), r)));
-      Map<Id, HoodieInstant> hudiInstants = new TreeMap<>();
-      theirs.getInstants().forEach(i -> hudiInstants.put(Id.of(i), i));
-      int detailed = 0;
-      for (ArchivedInstant entry : ours.instants()) {
-        Id id = Id.of(entry.instant());
-        HoodieInstant instant = hudiInstants.get(id);
-        assertThat(entry.stateTransitionTime())
-            .as("state transition time of %s", id)
-            .contains(instant.getStateTransitionTime());
-        assertThat(entry.rawContent()).as("Hudi's entries carry no raw bytes").isEmpty();
-        GenericRecord record = entry.entry().orElseThrow();
-        assertThat(record.toString()).as("entry %s", id).isEqualTo(hudiRecords.get(id).toString());
-        if (instant.isCompleted() && theirs.getInstantDetails(instant).isPresent()) {
-          Object detail = record.get(detailField(id.action()));
-          assertThat(detail).as("details of %s", id).isNotNull();
-          assertThat(detail.toString().getBytes(StandardCharsets.UTF_8))
-              .as("details of %s", id)
-              .isEqualTo(theirs.getInstantDetails(instant).get());
-          detailed++;
-        }
-      }
-      assertThat(detailed).as("completed instants with details").isGreaterThan(10);
+      assertWeReadWhatHudiReads(hudi.metaClient(), uri, Map.of(), List.of(1, 2, 3));
     }
+  }
+
+  /**
+   * Our reader and Hudi's return the same (time, action, state) set from the archive files of the
+   * given {@code versions}, with the same transition times, the same entries and the same details.
+   */
+  static void assertWeReadWhatHudiReads(
+      HoodieTableMetaClient metaClient,
+      String uri,
+      Map<String, String> config,
+      List<Integer> versions)
+      throws IOException {
+    List<ScannedBlock> blocks = HudiView.scan(metaClient);
+    assertThat(blocks.stream().map(ScannedBlock::version).distinct())
+        .as("Hudi's archive files")
+        .containsExactlyElementsOf(versions);
+
+    HoodieArchivedTimeline theirs = HudiView.archived(metaClient);
+    ArchivedTimeline ours = Ours.read(uri, config);
+
+    Set<Id> ourIds = new TreeSet<>();
+    ours.instants().forEach(a -> ourIds.add(Id.of(a.instant())));
+    assertThat(ourIds).as("(time, action, state) read by us").isEqualTo(HudiView.ids(theirs));
+    assertThat(ours.instants()).hasSize(ourIds.size());
+    assertThat(ours.files()).extracting(f -> f.version()).containsExactlyElementsOf(versions);
+    assertThat(ours.files()).noneMatch(f -> f.truncatedTail());
+
+    Map<Id, GenericRecord> hudiRecords = new TreeMap<>();
+    blocks.forEach(b -> b.records().forEach(r -> hudiRecords.put(Id.of(r), r)));
+    Map<Id, HoodieInstant> hudiInstants = new TreeMap<>();
+    theirs.getInstants().forEach(i -> hudiInstants.put(Id.of(i), i));
+    int detailed = 0;
+    for (ArchivedInstant entry : ours.instants()) {
+      Id id = Id.of(entry.instant());
+      HoodieInstant instant = hudiInstants.get(id);
+      assertThat(entry.stateTransitionTime())
+          .as("state transition time of %s", id)
+          .contains(instant.getStateTransitionTime());
+      assertThat(entry.rawContent()).as("Hudi's entries carry no raw bytes").isEmpty();
+      GenericRecord record = entry.entry().orElseThrow();
+      assertThat(record.toString()).as("entry %s", id).isEqualTo(hudiRecords.get(id).toString());
+      if (instant.isCompleted() && theirs.getInstantDetails(instant).isPresent()) {
+        Object detail = record.get(detailField(id.action()));
+        assertThat(detail).as("details of %s", id).isNotNull();
+        assertThat(detail.toString().getBytes(StandardCharsets.UTF_8))
+            .as("details of %s", id)
+            .isEqualTo(theirs.getInstantDetails(instant).get());
+        detailed++;
+      }
+    }
+    assertThat(detailed).as("completed instants with details").isGreaterThan(10);
   }
 
   /** Where the details of a completed instant are, as HoodieArchivedTimeline looks for them. */
