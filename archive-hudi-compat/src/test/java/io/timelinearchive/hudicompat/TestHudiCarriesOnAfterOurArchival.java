@@ -1,6 +1,7 @@
 package io.timelinearchive.hudicompat;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.timelinearchive.archive.ArchiveFileSummary;
 import io.timelinearchive.archive.ArchiveResult;
@@ -64,6 +65,11 @@ class TestHudiCarriesOnAfterOurArchival {
       expected.addAll(HudiView.active(hudi.metaClient()));
       ArchiveResult third = Ours.archive(uri, SETTINGS);
       assertThat(third.archived()).isNotEmpty();
+      // Hadoop keeps a checksum beside Hudi's file, which an append would make stale: we start
+      // the next version instead, as Hudi itself does on a local disk
+      assertThat(third.archiveFilesWritten())
+          .extracting(ArchiveResult.WrittenFile::name, ArchiveResult.WrittenFile::appended)
+          .containsExactly(tuple(".commits_.archive.3_1-0-1", false));
       assertEverythingReadable(hudi, uri, expected);
 
       // and Hudi once more: its next file follows whatever we wrote last

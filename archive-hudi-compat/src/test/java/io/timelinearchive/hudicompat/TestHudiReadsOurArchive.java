@@ -1,6 +1,7 @@
 package io.timelinearchive.hudicompat;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.timelinearchive.archive.ArchiveResult;
 import io.timelinearchive.hudicompat.HudiView.Id;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.apache.avro.generic.GenericRecord;
@@ -22,6 +24,7 @@ import org.apache.hudi.common.table.log.block.HoodieLogBlock.HoodieLogBlockType;
 import org.apache.hudi.common.table.timeline.HoodieArchivedTimeline;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.util.Option;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -54,6 +57,41 @@ class TestHudiReadsOurArchive {
         .as("Hadoop checksums left without their file")
         .isEmpty();
     assertHudiReadsOurArchive(hudi.metaClient(), before, originals, List.of(result));
+  }
+
+  /**
+   * Where we differ from Hudi on purpose: on a local disk our second run appends to the archive
+   * file of our first (Hudi, which never appends there, would write a second file). Hudi reads the
+   * appended file as well.
+   */
+  @Test
+  void onALocalDiskOurNextRunAppendsToOurArchiveFileAndHudiReadsIt() throws Exception {
+    HoodieTableType type = HoodieTableType.COPY_ON_WRITE;
+    Path base = FIXTURES.copy(type, tmp.resolve("table"));
+    String uri = HudiTable.uri(base);
+    try (HudiTable hudi = HudiTable.open(base, type, SETTINGS)) {
+      // so that the second run archives commits too
+      hudi.deleteSavepoint(FIXTURES.written(type).savepoint());
+      hudi.closeClient();
+      Set<Id> before = new TreeSet<>(HudiView.active(hudi.metaClient()));
+      Map<String, byte[]> originals = new TreeMap<>(Ours.instantFiles(uri, Map.of()));
+      ArchiveResult first = Ours.archive(uri, SETTINGS);
+      for (int i = 0; i < 3; i++) {
+        hudi.commit();
+      }
+      hudi.closeClient();
+      before.addAll(HudiView.active(hudi.metaClient()));
+      originals.putAll(Ours.instantFiles(uri, Map.of()));
+      ArchiveResult second = Ours.archive(uri, SETTINGS);
+
+      assertThat(List.of(first, second))
+          .allSatisfy(run -> assertThat(run.archived()).isNotEmpty())
+          .extracting(run -> run.archiveFilesWritten().get(0))
+          .extracting(ArchiveResult.WrittenFile::name, ArchiveResult.WrittenFile::appended)
+          .containsExactly(
+              tuple(".commits_.archive.1_1-0-1", false), tuple(".commits_.archive.1_1-0-1", true));
+      assertHudiReadsOurArchive(hudi.metaClient(), before, originals, List.of(first, second));
+    }
   }
 
   /**

@@ -331,6 +331,47 @@ class TestSameSelectionAsHudi {
   }
 
   /**
+   * Difference 4: Hudi 0.5 to 0.13 copied compaction plans into {@code .hoodie/.aux/}; we remove
+   * the copies of archived instants, Hudi 0.15 leaves them. Same choice of instants otherwise.
+   */
+  @Test
+  void oldCompactionPlanCopiesInAuxAreRemovedByUsOnly() throws Exception {
+    String[] copy = new String[1];
+    Runs runs =
+        run(
+            HoodieTableType.MERGE_ON_READ,
+            HudiTable.archivalSettings(),
+            t -> {},
+            dir -> copy[0] = copyOldestCompactionPlanToAux(dir));
+
+    assertThat(runs.removedByUs()).isEqualTo(runs.removedByHudi()).contains(copy[0]);
+    assertThat(tmp.resolve("hudi/.hoodie/.aux").resolve(copy[0])).as("Hudi leaves it").exists();
+    assertThat(tmp.resolve("ours/.hoodie/.aux").resolve(copy[0])).as("we remove it").doesNotExist();
+  }
+
+  /**
+   * Difference 5: Hudi's archiver deletes the marker folder ({@code .hoodie/.temp/<time>/}) a
+   * crashed writer left for an instant it archives; we touch nothing outside the timeline and
+   * {@code .aux/}, and leave markers to Hudi's writers. Same choice of instants otherwise.
+   */
+  @Test
+  void leftOverMarkersOfArchivedInstantsAreRemovedByHudiOnly() throws Exception {
+    String[] time = new String[1];
+    Runs runs =
+        run(
+            HoodieTableType.COPY_ON_WRITE,
+            HudiTable.archivalSettings(),
+            t -> {},
+            dir -> time[0] = leaveMarkersOfOldestCommit(dir));
+
+    assertThat(runs.removedByUs()).isEqualTo(runs.removedByHudi()).contains(time[0] + ".commit");
+    assertThat(tmp.resolve("hudi/.hoodie/.temp").resolve(time[0]))
+        .as("Hudi deletes them")
+        .doesNotExist();
+    assertThat(tmp.resolve("ours/.hoodie/.temp").resolve(time[0])).as("we leave them").exists();
+  }
+
+  /**
    * What each archiver removed from its copy of one table, after our plan was made.
    *
    * @param hudiFailure what Hudi's archiver threw, if it did
@@ -441,15 +482,7 @@ class TestSameSelectionAsHudi {
    */
   private static String damageOldestClean(Path table) throws IOException {
     Path meta = table.resolve(".hoodie");
-    Path clean;
-    try (Stream<Path> files = Files.list(meta)) {
-      clean =
-          files
-              .filter(f -> f.getFileName().toString().matches("\\d+\\.clean"))
-              .sorted()
-              .findFirst()
-              .orElseThrow();
-    }
+    Path clean = oldest(meta, "\\d+\\.clean");
     FileTime modified = Files.getLastModifiedTime(clean);
     byte[] garbage = new byte[(int) Files.size(clean)];
     Arrays.fill(garbage, (byte) 'x');
@@ -457,6 +490,35 @@ class TestSameSelectionAsHudi {
     Files.setLastModifiedTime(clean, modified);
     Files.deleteIfExists(meta.resolve("." + clean.getFileName() + ".crc"));
     return clean.getFileName().toString();
+  }
+
+  /** Copies the oldest compaction plan into {@code .aux/}, as Hudi 0.13 did; returns its name. */
+  private static String copyOldestCompactionPlanToAux(Path table) throws IOException {
+    Path meta = table.resolve(".hoodie");
+    Path plan = oldest(meta, "\\d+\\.compaction\\.requested");
+    Files.createDirectories(meta.resolve(".aux"));
+    Files.copy(plan, meta.resolve(".aux").resolve(plan.getFileName()));
+    return plan.getFileName().toString();
+  }
+
+  /** Leaves a marker folder for the oldest commit, as a crashed writer would; returns its time. */
+  private static String leaveMarkersOfOldestCommit(Path table) throws IOException {
+    Path meta = table.resolve(".hoodie");
+    String name = oldest(meta, "\\d+\\.commit").getFileName().toString();
+    String time = name.substring(0, name.indexOf('.'));
+    Path markers = Files.createDirectories(meta.resolve(".temp").resolve(time).resolve("p0"));
+    Files.write(markers.resolve("f1_0-1-0_" + time + ".parquet.marker.MERGE"), new byte[0]);
+    return time;
+  }
+
+  private static Path oldest(Path folder, String pattern) throws IOException {
+    try (Stream<Path> files = Files.list(folder)) {
+      return files
+          .filter(f -> f.getFileName().toString().matches(pattern))
+          .sorted()
+          .findFirst()
+          .orElseThrow();
+    }
   }
 
   /** The distinct (time, action) of instant file names, in time order. */
