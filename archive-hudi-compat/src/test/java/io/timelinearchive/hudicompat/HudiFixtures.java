@@ -17,9 +17,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The two tables every test starts from, written once per test JVM by Hudi's own write client
- * (about 15 s together) and copied for each test, modification times included, since they become
- * the entries' state transition times.
+ * The two tables every test starts from, written once per test JVM by Hudi's own write client (8 to
+ * 25 s together, with the machine's load) and copied for each test, modification times included,
+ * since they become the entries' state transition times.
  *
  * <p>Copy-on-write: 7 commits each followed by a failed write that is rolled back (so 7 rollbacks),
  * then 6 more commits with a savepoint on the third of them; cleaning after every commit.

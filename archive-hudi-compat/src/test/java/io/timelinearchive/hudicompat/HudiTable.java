@@ -136,10 +136,6 @@ final class HudiTable implements Closeable {
     return type;
   }
 
-  StorageConfiguration<Configuration> storageConf() {
-    return storageConf;
-  }
-
   /** The write client's settings: {@code archivalSettings} over the writing defaults. */
   HoodieWriteConfig writeConfig(boolean autoArchive) {
     Properties p = new Properties();

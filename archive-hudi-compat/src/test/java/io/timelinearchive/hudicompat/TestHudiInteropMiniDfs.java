@@ -1,6 +1,7 @@
 package io.timelinearchive.hudicompat;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.timelinearchive.archive.ArchiveResult;
 import io.timelinearchive.hudicompat.HudiView.Id;
@@ -119,9 +120,7 @@ class TestHudiInteropMiniDfs {
           .allSatisfy(run -> assertThat(run.archived()).isNotEmpty())
           .extracting(run -> run.archiveFilesWritten().get(0))
           .extracting(ArchiveResult.WrittenFile::name, ArchiveResult.WrittenFile::appended)
-          .containsExactly(
-              org.assertj.core.groups.Tuple.tuple(FIRST_FILE, false),
-              org.assertj.core.groups.Tuple.tuple(FIRST_FILE, true));
+          .containsExactly(tuple(FIRST_FILE, false), tuple(FIRST_FILE, true));
       TestHudiReadsOurArchive.assertHudiReadsOurArchive(
           hudi.metaClient(), before, originals, List.of(first, second));
       assertThat(HudiView.scan(hudi.metaClient()))

@@ -44,6 +44,7 @@ class TestHudiReadsOurArchive {
       throws Exception {
     Path base = FIXTURES.copy(type, tmp.resolve("table"));
     String uri = HudiTable.uri(base);
+    // only reads: no write client is opened, nothing to close
     HudiTable hudi = HudiTable.open(base, type, SETTINGS);
     Set<Id> before = HudiView.active(hudi.metaClient());
     Map<String, byte[]> originals = Ours.instantFiles(uri, Map.of());
