@@ -246,6 +246,7 @@ final class LocalMetaStorage implements MetaStorage {
               StandardOpenOption.APPEND);
       created = true;
     } catch (FileAlreadyExistsException e) {
+      refuseIfHadoopChecksummed(path);
       channel = FileChannel.open(path, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
       created = false;
     }
@@ -259,6 +260,48 @@ final class LocalMetaStorage implements MetaStorage {
       closeAfterFailure(channel, e);
       throw e;
     }
+  }
+
+  /**
+   * Hadoop's local file system, which Hudi uses for {@code file:} tables, keeps a CRC of every file
+   * it writes in a hidden {@code .<name>.crc} beside it. Appending leaves that CRC stale, and every
+   * Hadoop reader, Hudi's archived timeline included, then refuses the whole file. Hudi never
+   * appends on a local disk; the archiver, refused, starts the next archive file as Hudi would.
+   */
+  private static void refuseIfHadoopChecksummed(Path path) throws FileSystemException {
+    Path checksum = hadoopChecksum(path);
+    if (Files.exists(checksum, LinkOption.NOFOLLOW_LINKS)) {
+      throw new FileSystemException(
+          path.toString(),
+          checksum.toString(),
+          "Hadoop keeps a checksum of this file; appending would make it stale and Hadoop readers"
+              + " would refuse the file");
+    }
+  }
+
+  /**
+   * Hadoop's LocalFileSystem deletes a file's checksum with the file. Left behind, the checksums of
+   * archived instant files (Hudi writes one per state file) would pile up in {@code .hoodie/} run
+   * after run, which archival exists to keep small.
+   */
+  private static void deleteHadoopChecksum(Path file, Set<Path> changedFolders) {
+    Path checksum = hadoopChecksum(file);
+    try {
+      if (Files.deleteIfExists(checksum)) {
+        changedFolders.add(checksum.getParent());
+      }
+    } catch (IOException e) {
+      // the file itself is gone, which is what the caller asked for
+      LOG.warn(
+          "cannot delete {}, Hadoop's checksum of the deleted {}: {}",
+          checksum,
+          file,
+          e.toString());
+    }
+  }
+
+  private static Path hadoopChecksum(Path file) {
+    return file.resolveSibling("." + file.getFileName() + ".crc");
   }
 
   @Override
@@ -277,7 +320,9 @@ final class LocalMetaStorage implements MetaStorage {
         }
       } catch (IOException e) {
         failures.put(entry.getKey(), e.toString());
+        continue;
       }
+      deleteHadoopChecksum(entry.getValue(), changedFolders);
     }
     // Callers order their steps by calls (pending files, then completed ones oldest first); the
     // deletes of this call are durable before the next call starts.

@@ -16,6 +16,7 @@ import io.timelinearchive.storage.WithoutAppendMetaStorage;
 import io.timelinearchive.timeline.Action;
 import io.timelinearchive.timeline.HoodieTable;
 import io.timelinearchive.timeline.State;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -348,6 +349,45 @@ class TestTimelineArchiver {
           TimelineArchiver.open(local.toString(), TestTables.SMALL_RETENTION)) {
         assertThat(archiver.archiveIfRequired().archived()).isNotEmpty();
       }
+      HoodieTable table = HoodieTable.load(storage, local);
+      assertThat(checker.check(storage, table.metaFolder(), table.archiveFolder())).isEmpty();
+    }
+  }
+
+  @Test
+  void onLocalDiskStartsANewArchiveFileWhereHadoopKeepsAChecksumOfTheNewest(@TempDir Path dir)
+      throws Exception {
+    StorageLocation local = StorageLocation.of(dir.toString());
+    Path archived = dir.resolve(".hoodie/archived");
+    try (MetaStorage storage = MetaStorages.open(local, Map.of())) {
+      TestTables.write(storage, local, TestTables.copyOnWrite(40));
+      InvariantChecker checker =
+          new InvariantChecker(InvariantChecker.snapshot(storage, local.resolve(".hoodie")));
+      Map<String, String> keepMore = new HashMap<>(TestTables.SMALL_RETENTION);
+      keepMore.put("hoodie.keep.min.commits", "20");
+      keepMore.put("hoodie.keep.max.commits", "25");
+      try (TimelineArchiver archiver = TimelineArchiver.open(local.toString(), keepMore)) {
+        assertThat(archiver.archiveIfRequired().archived()).isNotEmpty();
+      }
+      // as if Hudi had written that file through Hadoop's LocalFileSystem
+      byte[] first = Files.readAllBytes(archived.resolve(".commits_.archive.1_1-0-1"));
+      Files.write(archived.resolve("..commits_.archive.1_1-0-1.crc"), new byte[] {1, 2, 3});
+
+      ArchiveResult result;
+      try (TimelineArchiver archiver =
+          TimelineArchiver.open(local.toString(), TestTables.SMALL_RETENTION)) {
+        result = archiver.archiveIfRequired();
+      }
+
+      assertThat(result.archiveFilesWritten())
+          .singleElement()
+          .satisfies(
+              written -> {
+                assertThat(written.name()).isEqualTo(".commits_.archive.2_1-0-1");
+                assertThat(written.appended()).isFalse();
+              });
+      assertThat(Files.readAllBytes(archived.resolve(".commits_.archive.1_1-0-1")))
+          .isEqualTo(first);
       HoodieTable table = HoodieTable.load(storage, local);
       assertThat(checker.check(storage, table.metaFolder(), table.archiveFolder())).isEmpty();
     }

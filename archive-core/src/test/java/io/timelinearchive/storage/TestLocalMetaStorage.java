@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
@@ -137,6 +138,39 @@ class TestLocalMetaStorage extends AbstractMetaStorageContractTest {
       assertThatThrownBy(() -> log.append(new byte[] {3})).isInstanceOf(IOException.class);
     }
     assertThat(Files.readAllBytes(dir.resolve("log"))).containsExactly(7);
+  }
+
+  @Test
+  void testOpenLogRefusesAFileWithAHadoopChecksum() throws Exception {
+    // as Hudi leaves its archive files on a local disk, through Hadoop's LocalFileSystem
+    Files.write(dir.resolve(".commits_.archive.2_1-0-1"), new byte[] {1, 2});
+    Files.write(dir.resolve("..commits_.archive.2_1-0-1.crc"), new byte[] {9});
+    StorageLocation file = location(dir.resolve(".commits_.archive.2_1-0-1"));
+
+    assertThatThrownBy(() -> storage.openLog(file))
+        .isInstanceOf(FileSystemException.class)
+        .hasMessageContaining("..commits_.archive.2_1-0-1.crc")
+        .hasMessageContaining("checksum");
+    assertThat(Files.readAllBytes(dir.resolve(".commits_.archive.2_1-0-1"))).containsExactly(1, 2);
+  }
+
+  @Test
+  void testDeleteAllDeletesHadoopChecksumsOfTheFilesOnly() throws Exception {
+    // as Hudi leaves its instant files on a local disk, through Hadoop's LocalFileSystem
+    Files.write(dir.resolve("1.commit"), new byte[] {1});
+    Files.write(dir.resolve(".1.commit.crc"), new byte[] {9});
+    Files.write(dir.resolve("2.commit"), new byte[] {2});
+    Files.write(dir.resolve(".3.commit.crc"), new byte[] {9});
+    Files.write(dir.resolve(".4.commit.crc"), new byte[] {9});
+
+    storage.deleteAll(
+        List.of(
+            location(dir.resolve("1.commit")),
+            location(dir.resolve("2.commit")),
+            // gone already, its checksum left behind by an earlier run
+            location(dir.resolve("4.commit"))));
+
+    assertThat(everything(dir)).containsExactly(".3.commit.crc");
   }
 
   @Test
