@@ -7,10 +7,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -151,50 +149,9 @@ class TestCountingMetaStorage extends AbstractMetaStorageContractTest {
   void testStoreWithoutAppendCountsTheOpenOnly() throws Exception {
     // a storage without append, made from the counted one by hiding openLog
     MetaStorage memory = storage;
-    CountingMetaStorage counting = new CountingMetaStorage(new ForwardingWithoutAppend(memory));
+    CountingMetaStorage counting = new CountingMetaStorage(new WithoutAppendMetaStorage(memory));
 
     assertThat(counting.openLog(root().resolve("log"))).isEmpty();
     assertThat(counting.counts()).isEqualTo(new RequestCounts(0, 0, 0, 0, 1, 0, 0, 0));
-  }
-
-  private static final class ForwardingWithoutAppend implements MetaStorage {
-    private final MetaStorage delegate;
-
-    ForwardingWithoutAppend(MetaStorage delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public FileIterator list(StorageLocation folder) throws IOException {
-      return delegate.list(folder);
-    }
-
-    @Override
-    public byte[] read(StorageLocation file) throws IOException {
-      return delegate.read(file);
-    }
-
-    @Override
-    public InputStream open(StorageLocation file) throws IOException {
-      return delegate.open(file);
-    }
-
-    @Override
-    public void createExclusive(StorageLocation file, byte[] content) throws IOException {
-      delegate.createExclusive(file, content);
-    }
-
-    @Override
-    public Optional<AppendableLog> openLog(StorageLocation file) {
-      return Optional.empty();
-    }
-
-    @Override
-    public void deleteAll(Collection<StorageLocation> files) throws IOException {
-      delegate.deleteAll(files);
-    }
-
-    @Override
-    public void close() {}
   }
 }
