@@ -95,7 +95,13 @@ class CrashIT {
       Path table = work.resolve("trial-" + trial);
       Tables.link(pristine, table);
       Moment moment = Moment.values()[random.nextInt(Moment.values().length)];
-      long delay = random.nextLong(moment == Moment.ANY_TIME ? cleanMillis + 1 : 300);
+      long delay =
+          switch (moment) {
+            case ANY_TIME -> random.nextLong(cleanMillis + 1);
+            // the pending files go in one quick batch: kill as soon as it is seen under way
+            case PENDING_DELETED -> 0;
+            default -> random.nextLong(300);
+          };
       List<String> args = new ArrayList<>(List.of("archive", table.toString()));
       args.addAll(SLOW);
       Jar.Started started = Jar.start(work, args);
@@ -161,9 +167,7 @@ class CrashIT {
    * busy machine, which stretches some phases and not others, does not skew where kills land.
    */
   enum Moment {
-    /**
-     * a random time within an uninterrupted run's length from the start: start, lock, list, read
-     */
+    /** a random time within an uninterrupted run's length: JVM start, lock, list, read, write */
     ANY_TIME,
     /** the run journal appeared: blocks are being appended */
     WRITING,
@@ -287,7 +291,7 @@ class CrashIT {
     // What the files left behind tell, finer than the reported phase around the write/delete steps
     String byFiles;
     if (!journal && deleted == 0) {
-      byFiles = "before write";
+      byFiles = "before the journal";
     } else if (journal && deleted == 0) {
       byFiles = "write";
     } else if (journal && !completedDeleted) {
