@@ -111,7 +111,7 @@ class HostileInputIT {
     TreeMap<String, byte[]> before = contents(table);
     InvariantChecker checker = new InvariantChecker(Tables.snapshot(table));
 
-    Jar.Run run = Jar.run(work, "archive", table.toString());
+    Jar.Run run = Jar.run(work, "archive", table.toString(), "--min", "2", "--max", "3");
 
     assertThat(run.exitCode()).as("exit code; stderr: %s", run.err()).isIn(0, 3);
     assertThat(run.err()).doesNotContain("\tat ");
