@@ -307,13 +307,13 @@ public final class TimelineArchiver implements Closeable {
         phase("select");
 
         listener.onPhase(ArchiveListener.Phase.READ);
-        Conversion conversion = readAndConvert(active, plan);
+        Conversion conversion = readAndConvert(active, plan, lock);
         phase("read");
 
         List<Instant> archived = conversion.entries().stream().map(ArchiveEntry::instant).toList();
         if (!archived.isEmpty()) {
           listener.onPhase(ArchiveListener.Phase.WRITE);
-          write(archiveFolder, archiveListing, conversion.entries());
+          write(archiveFolder, archiveListing, conversion.entries(), lock);
           phase("write");
 
           List<TimelineFile> toDelete =
@@ -435,7 +435,8 @@ public final class TimelineArchiver implements Closeable {
       return remaining;
     }
 
-    private Conversion readAndConvert(ActiveTimeline active, ArchivalPlan plan) throws IOException {
+    private Conversion readAndConvert(ActiveTimeline active, ArchivalPlan plan, ArchiveLock lock)
+        throws IOException {
       Set<InstantKey> selected = new HashSet<>(plan.instants());
       Map<InstantKey, List<TimelineFile>> filesByKey = new TreeMap<>();
       for (TimelineFile f : active.files()) {
@@ -468,6 +469,8 @@ public final class TimelineArchiver implements Closeable {
             futures.get(i).cancel(true);
             continue;
           }
+          // A long read must renew the lease, or the run outlives it and gives up at the end.
+          lock.checkIfDue();
           try {
             entries.add(futures.get(i).get());
             keys.add(f.instant().key());
@@ -530,7 +533,10 @@ public final class TimelineArchiver implements Closeable {
      * Appends the entries to the newest archive file where the store can, else writes a new one.
      */
     private void write(
-        StorageLocation archiveFolder, List<FileEntry> archiveListing, List<ArchiveEntry> entries)
+        StorageLocation archiveFolder,
+        List<FileEntry> archiveListing,
+        List<ArchiveEntry> entries,
+        ArchiveLock lock)
         throws IOException {
       List<byte[]> blocks = new ArrayList<>();
       for (int i = 0; i < entries.size(); i += policy.archivalBatch()) {
@@ -567,6 +573,7 @@ public final class TimelineArchiver implements Closeable {
       if (log.isEmpty()) {
         log = storage.openLog(archiveFolder.resolve(ArchiveFileName.of(newestVersion + 1)));
         if (log.isEmpty()) {
+          lock.check();
           writeNewFile(archiveFolder, newestVersion + 1, blocks);
           return;
         }
@@ -576,6 +583,9 @@ public final class TimelineArchiver implements Closeable {
         new ArchiveJournal(archiveLog.location().fileName(), start, settings.owner())
             .create(storage, archiveFolder);
         for (byte[] block : blocks) {
+          // Renews a long write's lease; a holder that lost it stops appending before a successor
+          // (which waits for the lease to run out) can append to the same file.
+          lock.checkIfDue();
           archiveLog.append(block);
         }
         written.add(

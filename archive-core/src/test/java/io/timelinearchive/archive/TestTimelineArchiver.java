@@ -321,6 +321,91 @@ class TestTimelineArchiver {
   }
 
   @Test
+  void aLongWriteKeepsItsLeaseAliveInsteadOfLosingTheLock() throws Exception {
+    // Found by archive-reliability's crash suite: read and write never renewed the lease, so a run
+    // whose writing took longer than two thirds of the lease gave up before deleting, and a
+    // successor could take the lock over while the holder was still appending blocks.
+    TestTables.write(memory, base, TestTables.copyOnWrite(40));
+    InvariantChecker checker = new InvariantChecker(InvariantChecker.snapshot(memory, meta));
+    Map<String, String> config = new HashMap<>(TestTables.SMALL_RETENTION);
+    config.put("archive.lock.lease", "1m");
+    config.put("hoodie.commits.archival.batch", "1");
+    MetaStorage slowAppends = new SlowAppendMetaStorage(memory, clock, Duration.ofSeconds(20));
+
+    ArchiveResult result = archiver(slowAppends, config).archiveIfRequired();
+
+    assertThat(result.archiveFilesWritten().get(0).blocks()).isGreaterThan(10);
+    assertThat(checker.check(memory, meta, archiveFolder)).isEmpty();
+    assertThat(names(archiveFolder)).noneMatch(n -> n.startsWith(ArchiveLock.PREFIX));
+  }
+
+  /** Each append to an archive log takes {@code perAppend} of the test's clock. */
+  private record SlowAppendMetaStorage(MetaStorage delegate, MutableClock clock, Duration perAppend)
+      implements MetaStorage {
+    @Override
+    public io.timelinearchive.storage.FileIterator list(StorageLocation folder)
+        throws java.io.IOException {
+      return delegate.list(folder);
+    }
+
+    @Override
+    public byte[] read(StorageLocation file) throws java.io.IOException {
+      return delegate.read(file);
+    }
+
+    @Override
+    public java.io.InputStream open(StorageLocation file) throws java.io.IOException {
+      return delegate.open(file);
+    }
+
+    @Override
+    public void createExclusive(StorageLocation file, byte[] content) throws java.io.IOException {
+      delegate.createExclusive(file, content);
+    }
+
+    @Override
+    public java.util.Optional<io.timelinearchive.storage.AppendableLog> openLog(
+        StorageLocation file) throws java.io.IOException {
+      return delegate
+          .openLog(file)
+          .map(
+              log ->
+                  new io.timelinearchive.storage.AppendableLog() {
+                    @Override
+                    public StorageLocation location() {
+                      return log.location();
+                    }
+
+                    @Override
+                    public long length() {
+                      return log.length();
+                    }
+
+                    @Override
+                    public void append(byte[] bytes) throws java.io.IOException {
+                      clock.advance(perAppend);
+                      log.append(bytes);
+                    }
+
+                    @Override
+                    public void close() throws java.io.IOException {
+                      log.close();
+                    }
+                  });
+    }
+
+    @Override
+    public void deleteAll(java.util.Collection<StorageLocation> files) throws java.io.IOException {
+      delegate.deleteAll(files);
+    }
+
+    @Override
+    public void close() throws java.io.IOException {
+      delegate.close();
+    }
+  }
+
+  @Test
   void anotherArchiversLockIsRespectedUntilItsLeaseEnds() throws Exception {
     TestTables.write(memory, base, TestTables.copyOnWrite(40));
     memory.createExclusive(
