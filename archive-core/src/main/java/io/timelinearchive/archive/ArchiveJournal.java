@@ -4,13 +4,11 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
 import io.timelinearchive.storage.MetaStorage;
-import io.timelinearchive.storage.OutcomeUnknownException;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.InvalidTableFileException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -75,13 +73,7 @@ record ArchiveJournal(String archiveFile, long offset, String owner) {
         ("archiveFile=" + archiveFile + "\noffset=" + offset + "\nowner=" + owner + "\n")
             .getBytes(UTF_8);
     StorageLocation file = location(archiveFolder);
-    try {
-      storage.createExclusive(file, content);
-    } catch (OutcomeUnknownException e) {
-      if (!Arrays.equals(storage.read(file), content)) {
-        throw e;
-      }
-    }
+    ExclusiveCreate.create(storage, file, content);
   }
 
   static void delete(MetaStorage storage, StorageLocation archiveFolder) throws IOException {

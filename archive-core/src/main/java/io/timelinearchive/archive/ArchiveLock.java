@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 
 import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
-import io.timelinearchive.storage.OutcomeUnknownException;
 import io.timelinearchive.storage.StorageLocation;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -15,7 +14,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -105,15 +103,10 @@ final class ArchiveLock implements AutoCloseable {
     StorageLocation file = folder.resolve(PREFIX + generation);
     byte[] content = new Holder(owner, expiry).encode();
     try {
-      storage.createExclusive(file, content);
+      ExclusiveCreate.create(storage, file, content);
     } catch (FileAlreadyExistsException e) {
       Optional<Holder> winner = readHolder(storage, file);
       throw locked(folder, winner.orElse(new Holder("unknown", expiry)));
-    } catch (OutcomeUnknownException e) {
-      if (!Arrays.equals(storage.read(file), content)) {
-        Optional<Holder> winner = readHolder(storage, file);
-        throw locked(folder, winner.orElse(new Holder("unknown", expiry)));
-      }
     }
     ArchiveLock lock = new ArchiveLock(storage, folder, owner, lease, clock, generation, expiry);
     lock.deleteGenerations(stale);
@@ -172,15 +165,10 @@ final class ArchiveLock implements AutoCloseable {
     byte[] content = new Holder(owner, newExpiry).encode();
     StorageLocation file = folder.resolve(PREFIX + next);
     try {
-      storage.createExclusive(file, content);
+      ExclusiveCreate.create(storage, file, content);
     } catch (FileAlreadyExistsException e) {
       throw new ArchiveLockedException(
           "archive lock of " + owner + " was taken over while renewing; stopping");
-    } catch (OutcomeUnknownException e) {
-      if (!Arrays.equals(storage.read(file), content)) {
-        throw new ArchiveLockedException(
-            "archive lock of " + owner + " was taken over while renewing; stopping");
-      }
     }
     long previous = generation;
     generation = next;

@@ -32,7 +32,6 @@ import java.util.SortedMap;
  * @param archiveFilesPurged archive files deleted by {@code archive.history.max-age}, oldest first
  */
 public record ArchiveResult(
-    boolean dryRun,
     List<Instant> archived,
     SortedMap<String, Integer> archivedByAction,
     List<Instant> recovered,

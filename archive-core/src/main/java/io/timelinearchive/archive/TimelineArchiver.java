@@ -22,7 +22,6 @@ import io.timelinearchive.storage.CountingMetaStorage;
 import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
-import io.timelinearchive.storage.OutcomeUnknownException;
 import io.timelinearchive.storage.RequestCounts;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.Action;
@@ -43,7 +42,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -354,7 +352,6 @@ public final class TimelineArchiver implements Closeable {
           .keys()
           .forEach(k -> byAction.merge(k.action().actionName(), 1, Integer::sum));
       return new ArchiveResult(
-          false,
           outcome.conversion().entries().stream().map(ArchiveEntry::instant).toList(),
           new TreeMap<>(byAction),
           recovered,
@@ -607,13 +604,10 @@ public final class TimelineArchiver implements Closeable {
       byte[] content = out.toByteArray();
       new ArchiveJournal(file.fileName(), 0, settings.owner()).create(storage, archiveFolder);
       try {
-        storage.createExclusive(file, content);
-      } catch (OutcomeUnknownException e) {
-        if (!Arrays.equals(storage.read(file), content)) {
-          throw new IOException(
-              "archive file " + file + " was written by someone else meanwhile; nothing deleted",
-              e);
-        }
+        ExclusiveCreate.create(storage, file, content);
+      } catch (java.nio.file.FileAlreadyExistsException e) {
+        throw new IOException(
+            "archive file " + file + " was written by someone else meanwhile; nothing deleted", e);
       }
       written.add(
           new ArchiveResult.WrittenFile(file.fileName(), false, content.length, blocks.size()));

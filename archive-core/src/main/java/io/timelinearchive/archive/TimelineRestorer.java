@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
-import io.timelinearchive.storage.OutcomeUnknownException;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.ActiveTimeline;
 import io.timelinearchive.timeline.HoodieTable;
@@ -13,7 +12,6 @@ import io.timelinearchive.timeline.Instant;
 import io.timelinearchive.timeline.TimelineFile;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.file.FileAlreadyExistsException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -116,14 +114,7 @@ public final class TimelineRestorer implements Closeable {
   }
 
   private void write(StorageLocation file, byte[] bytes) throws IOException {
-    try {
-      storage.createExclusive(file, bytes);
-    } catch (OutcomeUnknownException e) {
-      if (!Arrays.equals(storage.read(file), bytes)) {
-        throw new FileAlreadyExistsException(
-            file.toString(), null, "written by someone else meanwhile; left as it is");
-      }
-    }
+    ExclusiveCreate.create(storage, file, bytes);
   }
 
   private Plan plan(HoodieTable table, String fromTime, String toTime, boolean force)

@@ -1,0 +1,34 @@
+package io.timelinearchive.archive;
+
+import io.timelinearchive.storage.MetaStorage;
+import io.timelinearchive.storage.OutcomeUnknownException;
+import io.timelinearchive.storage.StorageLocation;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.util.Arrays;
+
+/**
+ * {@link MetaStorage#createExclusive} with its unknown outcome settled the way the SPI asks: a
+ * retried create that cannot tell whether it landed reads the file back; the same bytes mean this
+ * call wrote it.
+ */
+final class ExclusiveCreate {
+  private ExclusiveCreate() {}
+
+  /**
+   * @throws FileAlreadyExistsException if the file holds someone else's content
+   */
+  static void create(MetaStorage storage, StorageLocation file, byte[] content) throws IOException {
+    try {
+      storage.createExclusive(file, content);
+    } catch (OutcomeUnknownException e) {
+      if (!Arrays.equals(storage.read(file), content)) {
+        FileAlreadyExistsException other =
+            new FileAlreadyExistsException(
+                file.toString(), null, "written by someone else meanwhile; left as it is");
+        other.initCause(e);
+        throw other;
+      }
+    }
+  }
+}
