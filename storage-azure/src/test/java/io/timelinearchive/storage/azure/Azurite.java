@@ -31,13 +31,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Register with {@code @ExtendWith(Azurite.Extension.class)} and get it with {@link #get()}.
  */
-final class Azurite implements AutoCloseable {
+public final class Azurite implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Azurite.class);
 
   /** Azurite's built-in account and its published, public development key. */
-  static final String ACCOUNT = "devstoreaccount1";
+  public static final String ACCOUNT = "devstoreaccount1";
 
-  static final String KEY =
+  public static final String KEY =
       "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 
   private static final Pattern LISTENING =
@@ -61,7 +61,7 @@ final class Azurite implements AutoCloseable {
   }
 
   /** The running server, started on first use. */
-  static synchronized Azurite get() {
+  public static synchronized Azurite get() {
     if (instance == null || !instance.process.isAlive()) {
       try {
         instance = start();
@@ -159,33 +159,33 @@ final class Azurite implements AutoCloseable {
     }
   }
 
-  int port() {
+  public int port() {
     return port;
   }
 
-  String version() {
+  public String version() {
     return version;
   }
 
-  Duration startTime() {
+  public Duration startTime() {
     return startTime;
   }
 
-  Path log() {
+  public Path log() {
     return log;
   }
 
   /** The path-style blob endpoint of the emulator's account. */
-  String endpoint() {
+  public String endpoint() {
     return "http://127.0.0.1:" + port + "/" + ACCOUNT;
   }
 
   /** Settings that point a storage at this server with the account key. */
-  Map<String, String> config() {
+  public Map<String, String> config() {
     return Map.of(AzureStorageConfig.ENDPOINT, endpoint(), AzureStorageConfig.ACCOUNT_KEY, KEY);
   }
 
-  BlobServiceClient serviceClient() {
+  public BlobServiceClient serviceClient() {
     return new BlobServiceClientBuilder()
         .endpoint(endpoint())
         .credential(new StorageSharedKeyCredential(ACCOUNT, KEY))
@@ -193,12 +193,12 @@ final class Azurite implements AutoCloseable {
   }
 
   /** The root of a container as an abfs location, the way a Hudi table on ADLS names it. */
-  static StorageLocation rootOf(String container) {
+  public static StorageLocation rootOf(String container) {
     return StorageLocation.of("abfs://" + container + "@" + ACCOUNT + ".dfs.core.windows.net/");
   }
 
   /** A new, empty container with a unique name. */
-  BlobContainerClient newContainer() {
+  public BlobContainerClient newContainer() {
     BlobContainerClient container =
         serviceClient().getBlobContainerClient("t" + UUID.randomUUID().toString().replace("-", ""));
     container.create();
@@ -230,7 +230,7 @@ final class Azurite implements AutoCloseable {
   }
 
   /** Starts the server before the first test class that uses it; stops it after the last. */
-  static final class Extension implements BeforeAllCallback {
+  public static final class Extension implements BeforeAllCallback {
     @Override
     public void beforeAll(ExtensionContext context) {
       context

@@ -34,13 +34,13 @@ import org.slf4j.LoggerFactory;
  * {@value #GOBIN} (where to install), {@value #BINARY} (a prebuilt binary of that version, e.g. one
  * that CI installed), {@value #WORK_DIR} (for the log and PID files).
  */
-final class FakeGcsServer implements AutoCloseable {
-  static final String VERSION = "fake-gcs-server.version";
-  static final String GOBIN = "fake-gcs-server.gobin";
-  static final String BINARY = "fake-gcs-server.binary";
-  static final String WORK_DIR = "fake-gcs-server.work-dir";
+public final class FakeGcsServer implements AutoCloseable {
+  public static final String VERSION = "fake-gcs-server.version";
+  public static final String GOBIN = "fake-gcs-server.gobin";
+  public static final String BINARY = "fake-gcs-server.binary";
+  public static final String WORK_DIR = "fake-gcs-server.work-dir";
 
-  static final String PROJECT = "test-project";
+  public static final String PROJECT = "test-project";
 
   private static final Logger LOG = LoggerFactory.getLogger(FakeGcsServer.class);
   private static final String MODULE = "github.com/fsouza/fake-gcs-server";
@@ -64,7 +64,7 @@ final class FakeGcsServer implements AutoCloseable {
   }
 
   /** The JVM's server, started on first use and stopped when the JVM exits. */
-  static synchronized FakeGcsServer shared() {
+  public static synchronized FakeGcsServer shared() {
     if (shared == null) {
       try {
         shared = start();
@@ -78,20 +78,20 @@ final class FakeGcsServer implements AutoCloseable {
     return shared;
   }
 
-  String endpoint() {
+  public String endpoint() {
     return "http://127.0.0.1:" + port;
   }
 
-  int port() {
+  public int port() {
     return port;
   }
 
-  long pid() {
+  public long pid() {
     return process.pid();
   }
 
   /** Settings that open the GCS backend on this server (and on no real GCS). */
-  Map<String, String> config() {
+  public Map<String, String> config() {
     return Map.of(
         GcsConfig.ENDPOINT,
         endpoint(),
@@ -102,7 +102,7 @@ final class FakeGcsServer implements AutoCloseable {
   }
 
   /** Creates a bucket no other test uses. */
-  String newBucket(String purpose) {
+  public String newBucket(String purpose) {
     String name =
         ("t-" + purpose + "-" + BUCKETS.incrementAndGet() + "-" + ProcessHandle.current().pid())
             .toLowerCase(java.util.Locale.ROOT)
@@ -111,7 +111,7 @@ final class FakeGcsServer implements AutoCloseable {
     return name;
   }
 
-  void createBucket(String name) {
+  public void createBucket(String name) {
     send(
         HttpRequest.newBuilder(URI.create(endpoint() + "/storage/v1/b?project=" + PROJECT))
             .header("Content-Type", "application/json")
@@ -120,7 +120,7 @@ final class FakeGcsServer implements AutoCloseable {
   }
 
   /** Uploads an object with any name, even one no location can hold (such as "folder/"). */
-  void upload(String bucket, String name, byte[] content) {
+  public void upload(String bucket, String name, byte[] content) {
     send(
         HttpRequest.newBuilder(
                 URI.create(

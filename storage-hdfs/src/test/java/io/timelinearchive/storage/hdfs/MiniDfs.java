@@ -19,12 +19,12 @@ import org.slf4j.LoggerFactory;
  * class of the JVM: registered with {@code @RegisterExtension}, started by the first class that
  * needs it and shut down when the whole test run ends.
  */
-final class MiniDfs implements BeforeAllCallback {
+public final class MiniDfs implements BeforeAllCallback {
   private static final Logger LOG = LoggerFactory.getLogger(MiniDfs.class);
   private static final ExtensionContext.Namespace NAMESPACE =
       ExtensionContext.Namespace.create(MiniDfs.class);
 
-  static final int LIST_PAGE_SIZE = 100;
+  public static final int LIST_PAGE_SIZE = 100;
 
   private Cluster cluster;
 
@@ -38,12 +38,12 @@ final class MiniDfs implements BeforeAllCallback {
   }
 
   /** The root of a fresh, empty folder on the cluster, e.g. for one test. */
-  StorageLocation newRoot(String name) {
+  public StorageLocation newRoot(String name) {
     return StorageLocation.of(cluster.uri() + "/" + name + "-" + UUID.randomUUID());
   }
 
   /** The settings our storage needs to talk to this cluster (one DataNode, so one replica). */
-  Map<String, String> config() {
+  public Map<String, String> config() {
     return Map.of(
         "hadoop.dfs.replication", "1",
         // With one DataNode there is none to swap into a broken pipeline.
@@ -54,13 +54,13 @@ final class MiniDfs implements BeforeAllCallback {
   }
 
   /** Another HDFS client (own DFSClient, own lease holder name) in this JVM. */
-  FileSystem newClient() throws IOException {
+  public FileSystem newClient() throws IOException {
     Configuration conf = new Configuration(cluster.cluster().getConfiguration(0));
     config().forEach((key, value) -> conf.set(key.substring("hadoop.".length()), value));
     return FileSystem.newInstance(java.net.URI.create(cluster.uri()), conf);
   }
 
-  MiniDFSCluster cluster() {
+  public MiniDFSCluster cluster() {
     return cluster.cluster();
   }
 

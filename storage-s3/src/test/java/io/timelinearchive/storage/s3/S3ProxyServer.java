@@ -19,7 +19,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * store and SigV4 authentication, so requests are signed and checked as on S3. Stopped by a
  * shutdown hook when the test JVM ends.
  */
-final class S3ProxyServer implements S3Server {
+public final class S3ProxyServer implements S3Server {
   private static final Logger LOG = LoggerFactory.getLogger(S3ProxyServer.class);
   private static final String ACCESS_KEY = "s3proxy-test-access";
   private static final String SECRET_KEY = "s3proxy-test-secret";
@@ -45,7 +45,7 @@ final class S3ProxyServer implements S3Server {
             .build();
   }
 
-  static synchronized S3ProxyServer shared() {
+  public static synchronized S3ProxyServer shared() {
     if (shared == null) {
       shared = start();
       S3ProxyServer server = shared;

@@ -9,7 +9,7 @@ import java.util.Map;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /** An S3 API server the tests run against. */
-interface S3Server {
+public interface S3Server {
   URI endpoint();
 
   /** The {@code s3.*} settings that reach this server. */
