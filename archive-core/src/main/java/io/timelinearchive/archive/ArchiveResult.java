@@ -8,6 +8,7 @@ import io.timelinearchive.timeline.Instant;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedMap;
 
 /**
@@ -30,6 +31,9 @@ import java.util.SortedMap;
  * @param activeBefore instant state files in the active timeline before the run
  * @param activeAfter instant state files left after the run
  * @param archiveFilesPurged archive files deleted by {@code archive.history.max-age}, oldest first
+ * @param archiveFilesMerged small archive files merged into {@code mergedArchiveFile} and deleted
+ *     ({@code hoodie.archive.merge.*}), oldest first
+ * @param mergedArchiveFile the archive file this run's merge wrote, if it merged
  */
 public record ArchiveResult(
     List<Instant> archived,
@@ -46,10 +50,14 @@ public record ArchiveResult(
     Map<String, Duration> phases,
     int activeBefore,
     int activeAfter,
-    List<String> archiveFilesPurged) {
+    List<String> archiveFilesPurged,
+    List<String> archiveFilesMerged,
+    Optional<String> mergedArchiveFile) {
 
   public ArchiveResult {
     archiveFilesPurged = List.copyOf(archiveFilesPurged);
+    archiveFilesMerged = List.copyOf(archiveFilesMerged);
+    requireNonNull(mergedArchiveFile, "mergedArchiveFile is null");
     archived = List.copyOf(archived);
     recovered = List.copyOf(recovered);
     archiveFilesWritten = List.copyOf(archiveFilesWritten);

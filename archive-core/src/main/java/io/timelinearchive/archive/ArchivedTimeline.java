@@ -19,6 +19,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -26,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
@@ -36,11 +38,13 @@ import org.slf4j.LoggerFactory;
  * The archived timeline: the entries of every archive file of a folder, read the way Hudi 0.15
  * reads them. Files are taken by version; a block cut off by the end of a file is skipped (and
  * reported in the file's summary) while a corrupt block fails the load with its file and offset;
- * entries are de-duplicated by (time, action, state), keeping the first, and sorted.
+ * entries are de-duplicated by (time, action, state), keeping the first, and sorted. While a merge
+ * plan is there, the copy it says is not (yet, or any more) the one to trust is not read at all.
  */
 public final class ArchivedTimeline {
   private static final Logger LOG = LoggerFactory.getLogger(ArchivedTimeline.class);
   private static final int BUFFER_SIZE = 64 * 1024;
+  private static final int LOAD_ATTEMPTS = 3;
 
   private final StorageLocation folder;
   private final List<ArchivedInstant> instants;
@@ -64,9 +68,37 @@ public final class ArchivedTimeline {
     requireNonNull(storage, "storage is null");
     requireNonNull(archiveFolder, "archiveFolder is null");
     requireNonNull(options, "options is null");
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return loadOnce(storage, archiveFolder, options);
+      } catch (NoSuchFileException e) {
+        // A merge (or the history purge) removed a file between the listing and its reading; a
+        // fresh listing sees the files that replaced it, or the plan saying which copy to read.
+        if (attempt == LOAD_ATTEMPTS) {
+          throw e;
+        }
+        LOG.info("{} vanished while loading the archive; listing again", e.getFile());
+      }
+    }
+  }
+
+  private static ArchivedTimeline loadOnce(
+      MetaStorage storage, StorageLocation archiveFolder, ArchiveReadOptions options)
+      throws IOException {
+    List<FileEntry> listing = storage.list(archiveFolder).toList();
+    Set<String> skipped = Set.of();
+    if (ArchiveMergePlan.isListed(listing)) {
+      Optional<ArchiveMergePlan.Read> plan = ArchiveMergePlan.read(storage, archiveFolder);
+      if (plan.isPresent() && plan.get() instanceof ArchiveMergePlan.Read.Parsed parsed) {
+        skipped = parsed.plan().shadowed(listing.stream().map(FileEntry::name).toList());
+      } else if (plan.isPresent()) {
+        // Hudi's reader ignores it too: a plan cut off while being written came before any merge.
+        LOG.warn("ignoring the unreadable merge plan {}", ArchiveMergePlan.location(archiveFolder));
+      }
+    }
     List<FileEntry> archiveFiles = new ArrayList<>();
-    for (FileEntry file : storage.list(archiveFolder).toList()) {
-      if (ArchiveFileName.version(file.name()).isPresent()) {
+    for (FileEntry file : listing) {
+      if (ArchiveFileName.version(file.name()).isPresent() && !skipped.contains(file.name())) {
         archiveFiles.add(file);
       }
     }

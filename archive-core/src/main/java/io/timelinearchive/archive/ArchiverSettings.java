@@ -7,6 +7,7 @@ import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -19,25 +20,47 @@ import java.util.UUID;
  * @param lockLease how long the lock is valid without renewal ({@code archive.lock.lease}, default
  *     10m)
  * @param maxArchiveFileBytes an archive file at least this large is not appended to any more
- *     ({@code archive.file.max-bytes}, default 512 MiB, as Hudi)
+ *     ({@code archive.file.max-bytes}, default 512 MiB, as Hudi); also the most a merged file holds
  * @param writeBufferBytes encoded archive bytes a run holds before writing them ({@code
  *     archive.write.buffer-bytes}, default 16 MiB): a larger run appends in several steps, or
  *     writes several archive files where the store cannot append, and holds only about this much
+ * @param merge merging of small archive files ({@code hoodie.archive.merge.*})
  */
 record ArchiverSettings(
     String owner,
     int readParallelism,
     Duration lockLease,
     long maxArchiveFileBytes,
-    long writeBufferBytes) {
+    long writeBufferBytes,
+    MergeSettings merge) {
   static final String READ_PARALLELISM = "archive.read.parallelism";
   static final String LOCK_LEASE = "archive.lock.lease";
   static final String MAX_FILE_BYTES = "archive.file.max-bytes";
   static final String WRITE_BUFFER_BYTES = "archive.write.buffer-bytes";
+  static final String MERGE_ENABLE = "hoodie.archive.merge.enable";
+  static final String MERGE_BATCH_SIZE = "hoodie.archive.merge.files.batch.size";
+  static final String MERGE_SMALL_FILE_LIMIT = "hoodie.archive.merge.small.file.limit.bytes";
 
   ArchiverSettings {
     requireNonNull(owner, "owner is null");
     requireNonNull(lockLease, "lockLease is null");
+    requireNonNull(merge, "merge is null");
+  }
+
+  /**
+   * @param enabled {@code hoodie.archive.merge.enable} if set; unset means on exactly where the
+   *     store cannot append (where each run writes a new file), which Hudi's default (off) leaves
+   *     to pile up
+   * @param batchSize merge only when at least this many small files are there ({@code
+   *     hoodie.archive.merge.files.batch.size}, default 10 as Hudi, at least 2)
+   * @param smallFileLimitBytes a file larger than this is never merged and stops the search for
+   *     older candidates ({@code hoodie.archive.merge.small.file.limit.bytes}, default 20 MiB as
+   *     Hudi)
+   */
+  record MergeSettings(Optional<Boolean> enabled, int batchSize, long smallFileLimitBytes) {
+    MergeSettings {
+      requireNonNull(enabled, "enabled is null");
+    }
   }
 
   static ArchiverSettings fromConfig(Map<String, String> config) {
@@ -60,7 +83,26 @@ record ArchiverSettings(
       throw ConfigValues.invalid(
           WRITE_BUFFER_BYTES, config.get(WRITE_BUFFER_BYTES), "must be at least 1", null);
     }
-    return new ArchiverSettings(defaultOwner(), parallelism, lease, maxBytes, bufferBytes);
+    return new ArchiverSettings(
+        defaultOwner(), parallelism, lease, maxBytes, bufferBytes, merge(config));
+  }
+
+  private static MergeSettings merge(Map<String, String> config) {
+    Optional<Boolean> enabled =
+        ConfigValues.value(config, MERGE_ENABLE).isPresent()
+            ? Optional.of(ConfigValues.booleanValue(config, MERGE_ENABLE, false))
+            : Optional.empty();
+    int batch = ConfigValues.intValue(config, MERGE_BATCH_SIZE, 10);
+    if (batch < 2) {
+      throw ConfigValues.invalid(
+          MERGE_BATCH_SIZE, config.get(MERGE_BATCH_SIZE), "must be at least 2", null);
+    }
+    long limit = ConfigValues.longValue(config, MERGE_SMALL_FILE_LIMIT, 20L * 1024 * 1024);
+    if (limit < 1) {
+      throw ConfigValues.invalid(
+          MERGE_SMALL_FILE_LIMIT, config.get(MERGE_SMALL_FILE_LIMIT), "must be at least 1", null);
+    }
+    return new MergeSettings(enabled, batch, limit);
   }
 
   private static String defaultOwner() {

@@ -101,11 +101,6 @@ public final class TimelineArchiver implements Closeable {
       throw new IllegalArgumentException(
           ArchiveHistoryPurger.MAX_AGE + "=" + historyMaxAge.get() + " must not be negative");
     }
-    if (ConfigValues.booleanValue(config, "hoodie.archive.merge.enable", false)) {
-      settingWarnings.add(
-          "hoodie.archive.merge.enable=true is not supported yet: small archive files are not"
-              + " merged");
-    }
   }
 
   /**
@@ -261,6 +256,7 @@ public final class TimelineArchiver implements Closeable {
     private int deleted;
     private int auxDeleted;
     private List<String> purged = List.of();
+    private Optional<ArchiveMerger.Merge> merged = Optional.empty();
     private long phaseStart = System.nanoTime();
 
     private void phase(String name) {
@@ -292,6 +288,9 @@ public final class TimelineArchiver implements Closeable {
         }
         phase("list");
 
+        ArchiveMerger merger =
+            new ArchiveMerger(storage, archiveFolder, settings, lock, clock, warnings::add);
+        archiveListing = merger.recover(archiveListing);
         active = recover(archiveFolder, archiveListing, active, lock);
         phase("recover");
 
@@ -321,6 +320,11 @@ public final class TimelineArchiver implements Closeable {
           // Archived before the failure (a run too large to buffer) and tidied up: now report it.
           throw conversion.failure();
         }
+        merged = merger.mergeIfDue(archiveListing, written);
+        if (merged.isPresent()) {
+          archiveListing = storage.list(archiveFolder).toList();
+        }
+        phase("merge");
         if (historyMaxAge.isPresent()) {
           purged =
               ArchiveHistoryPurger.purge(
@@ -361,7 +365,9 @@ public final class TimelineArchiver implements Closeable {
           phases,
           outcome.activeBefore(),
           outcome.activeBefore() - deleted,
-          purged);
+          purged,
+          merged.map(ArchiveMerger.Merge::sources).orElse(List.of()),
+          merged.map(ArchiveMerger.Merge::mergedFile));
     }
 
     /** Finishes an interrupted run: deletes the active files it had archived already. */

@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -81,6 +82,14 @@ public final class InvariantChecker {
     List<String> violations = new ArrayList<>();
     Map<String, byte[]> active = snapshot(storage, meta);
     List<Archived> archived = readArchive(storage, archiveFolder, violations);
+    // Nothing in the raw files may be hidden from a reader by a merge plan.
+    java.util.Set<String> visible = new java.util.HashSet<>();
+    archived.forEach(a -> visible.add(a.id()));
+    for (Archived a : readArchive(storage, archiveFolder, new ArrayList<>(), false)) {
+      if (!visible.contains(a.id())) {
+        violations.add("hidden by the merge plan: " + a.id());
+      }
+    }
 
     // 3. no duplicates
     Map<String, Integer> seen = new HashMap<>();
@@ -151,14 +160,29 @@ public final class InvariantChecker {
     return violations;
   }
 
-  /** Every record of every archive file, in file then block order. */
+  /**
+   * Every record of the archive files a reader reads, in file then block order: while a merge plan
+   * ({@code mergeArchivePlan}) is there, the merged file is skipped if all its sources are there,
+   * else the sources left are.
+   */
   public static List<Archived> readArchive(
       MetaStorage storage, StorageLocation archiveFolder, List<String> problems)
       throws IOException {
+    return readArchive(storage, archiveFolder, problems, true);
+  }
+
+  /** As {@link #readArchive(MetaStorage, StorageLocation, List)}, or every file's if not asked. */
+  public static List<Archived> readArchive(
+      MetaStorage storage, StorageLocation archiveFolder, List<String> problems, boolean asReader)
+      throws IOException {
+    List<FileEntry> listing = storage.list(archiveFolder).toList();
+    java.util.Set<String> names = new java.util.HashSet<>();
+    listing.forEach(e -> names.add(e.name()));
+    java.util.Set<String> skip = asReader ? shadowedByPlan(storage, listing, names) : Set.of();
     TreeMap<Long, FileEntry> files = new TreeMap<>();
-    for (FileEntry e : storage.list(archiveFolder).toList()) {
+    for (FileEntry e : listing) {
       Matcher m = ARCHIVE.matcher(e.name());
-      if (m.matches()) {
+      if (m.matches() && !skip.contains(e.name())) {
         files.put(Long.parseLong(m.group(1)), e);
       }
     }
@@ -230,6 +254,38 @@ public final class InvariantChecker {
       }
     }
     return records;
+  }
+
+  private static java.util.Set<String> shadowedByPlan(
+      MetaStorage storage, List<FileEntry> listing, java.util.Set<String> names)
+      throws IOException {
+    FileEntry planFile =
+        listing.stream().filter(e -> e.name().equals("mergeArchivePlan")).findFirst().orElse(null);
+    if (planFile == null) {
+      return Set.of();
+    }
+    List<String> candidates = new ArrayList<>();
+    String merged;
+    try (org.apache.avro.file.DataFileReader<GenericRecord> in =
+        new org.apache.avro.file.DataFileReader<>(
+            new org.apache.avro.file.SeekableByteArrayInput(storage.read(planFile.location())),
+            new GenericDatumReader<>())) {
+      GenericRecord plan = in.next();
+      for (Object c : (java.util.Collection<?>) plan.get("candidate")) {
+        String path = c.toString();
+        candidates.add(path.substring(path.lastIndexOf('/') + 1));
+      }
+      merged = plan.get("mergedArchiveFileName").toString();
+    } catch (IOException | RuntimeException e) {
+      return Set.of(); // a plan cut off while written: no merge began
+    }
+    if (!names.contains(merged)) {
+      return Set.of();
+    }
+    if (names.containsAll(candidates)) {
+      return Set.of(merged);
+    }
+    return new java.util.HashSet<>(candidates);
   }
 
   /** (time/action/state) of an instant file name, with Hudi's naming quirks undone. */

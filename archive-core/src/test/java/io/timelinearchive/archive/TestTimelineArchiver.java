@@ -301,17 +301,6 @@ class TestTimelineArchiver {
   }
 
   @Test
-  void anUnsupportedHudiSettingIsReportedNotIgnored() throws Exception {
-    TestTables.write(memory, base, TestTables.copyOnWrite(40));
-    Map<String, String> config = new HashMap<>(TestTables.SMALL_RETENTION);
-    config.put("hoodie.archive.merge.enable", "true");
-
-    ArchiveResult result = archiver(memory, config).archiveIfRequired();
-
-    assertThat(result.warnings()).anyMatch(w -> w.contains("hoodie.archive.merge.enable"));
-  }
-
-  @Test
   void aMissingTableIsOneClearError() {
     assertThatThrownBy(() -> archiver(memory, Map.of()).archiveIfRequired())
         .isInstanceOf(NoSuchFileException.class)
