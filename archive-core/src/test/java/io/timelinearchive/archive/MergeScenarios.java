@@ -237,7 +237,8 @@ public final class MergeScenarios {
     for (int state = 0; state < 5; state++) {
       StorageLocation table = base.resolve("t" + state);
       MetaStorage storage = new WithoutAppendMetaStorage(store);
-      SampleTable.write(storage, table, table());
+      // a smaller table: five of them are written
+      SampleTable.write(storage, table, TestTables.copyOnWrite(24));
       InvariantChecker checker =
           new InvariantChecker(InvariantChecker.snapshot(storage, table.resolve(".hoodie")));
       MutableClock clock = new MutableClock(java.time.Instant.parse("2026-11-29T12:00:00Z"));
