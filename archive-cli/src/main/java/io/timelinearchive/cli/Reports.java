@@ -96,6 +96,8 @@ final class Reports {
     m.put("filesDeleted", r.filesDeleted());
     m.put("auxFilesDeleted", r.auxFilesDeleted());
     m.put("archiveFilesPurged", r.archiveFilesPurged());
+    m.put("archiveFilesMerged", r.archiveFilesMerged());
+    m.put("mergedArchiveFile", r.mergedArchiveFile().orElse(null));
     m.put("barrier", barrier(r.barrier()));
     m.put("barriers", r.barriers().stream().map(Reports::barrier).toList());
     m.put("warnings", r.warnings());
@@ -140,6 +142,13 @@ final class Reports {
               + r.archiveFilesPurged().size()
               + " archive file(s) past archive.history.max-age: "
               + String.join(", ", r.archiveFilesPurged()));
+    }
+    if (r.mergedArchiveFile().isPresent()) {
+      out.println(
+          "merged "
+              + r.archiveFilesMerged().size()
+              + " small archive file(s) into "
+              + r.mergedArchiveFile().get());
     }
     out.println("selection stopped: " + r.barrier().message());
     for (Barrier b : r.barriers()) {

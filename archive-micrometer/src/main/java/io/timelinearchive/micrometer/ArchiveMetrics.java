@@ -103,6 +103,7 @@ public final class ArchiveMetrics {
     counter("files.deleted", "folder", "active").increment(result.filesDeleted());
     counter("files.deleted", "folder", "aux").increment(result.auxFilesDeleted());
     counter("files.deleted", "folder", "archive").increment(result.archiveFilesPurged().size());
+    counter("files.merged").increment(result.archiveFilesMerged().size());
     result.requests().asMap().forEach((type, n) -> counter("requests", "type", type).increment(n));
     result
         .serviceRequests()
