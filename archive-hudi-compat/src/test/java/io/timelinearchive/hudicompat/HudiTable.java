@@ -232,6 +232,18 @@ final class HudiTable implements Closeable {
     return archiver.archiveIfRequired(context);
   }
 
+  /** Hudi's archiver writing its {@code mergeArchivePlan}, as it does before merging. */
+  void buildArchiveMergePlanWithHudi(
+      List<String> candidates, org.apache.hudi.storage.StoragePath planPath, String mergedFile)
+      throws IOException {
+    closeClient();
+    HoodieWriteConfig config = writeConfig(true);
+    HoodieJavaTable<HoodieAvroPayload> table =
+        HoodieJavaTable.create(config, context, metaClient());
+    new HoodieTimelineArchiver<>(config, table)
+        .buildArchiveMergePlan(candidates, planPath, mergedFile);
+  }
+
   HoodieTableMetaClient metaClient() {
     return HoodieTableMetaClient.builder().setConf(storageConf).setBasePath(basePath).build();
   }
