@@ -209,6 +209,8 @@ class TestHudiMergeInterop {
 
     assertThat(result.warnings()).anyMatch(w -> w.contains("finished an interrupted merge"));
     assertThat(archiveFolder(base)).doesNotContain(HoodieArchivedTimeline.MERGE_ARCHIVE_PLAN_NAME);
+    // Hudi wrote the plan through Hadoop's local file system, with a checksum next to it
+    assertThat(TestHudiReadsOurArchive.orphanChecksums(folder)).isEmpty();
     assertThat(archiveFiles(base)).contains(merged).doesNotContainAnyElementsOf(sources);
     assertThat(ourIds(uri)).containsAll(archived);
     assertThat(HudiView.ids(HudiView.archived(metaClient(base)))).containsAll(archived);
