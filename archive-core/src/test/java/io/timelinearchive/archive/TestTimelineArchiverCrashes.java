@@ -35,7 +35,11 @@ class TestTimelineArchiverCrashes {
     APPEND(s -> s, Map.of()),
     ONE_FILE_PER_RUN(WithoutAppendMetaStorage::new, Map.of()),
     APPEND_IN_STEPS(s -> s, SMALL_BUFFER),
-    FILES_IN_STEPS(WithoutAppendMetaStorage::new, SMALL_BUFFER);
+    // The run's many small files would be merged by default here; merges have a crash test of
+    // their own (TestArchiveMergerCrashes), and this one keeps to the write path's steps.
+    FILES_IN_STEPS(
+        WithoutAppendMetaStorage::new,
+        Map.of("archive.write.buffer-bytes", "8192", "hoodie.archive.merge.enable", "false"));
 
     final UnaryOperator<MetaStorage> view;
     final Map<String, String> config;
