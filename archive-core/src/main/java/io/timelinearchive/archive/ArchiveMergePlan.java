@@ -119,8 +119,7 @@ record ArchiveMergePlan(List<String> candidates, String mergedFile) {
 
   static Read decode(byte[] bytes) {
     try (DataFileReader<GenericRecord> reader =
-        new DataFileReader<>(
-            new SeekableByteArrayInput(bytes), new GenericDatumReader<>(null, SCHEMA))) {
+        new DataFileReader<>(new SeekableByteArrayInput(bytes), new PlanReader())) {
       if (!reader.hasNext()) {
         return new Read.Unreadable("no record in it");
       }
@@ -154,6 +153,21 @@ record ArchiveMergePlan(List<String> candidates, String mergedFile) {
   private static String fileName(String path) {
     int slash = path.lastIndexOf('/');
     return slash < 0 ? path : path.substring(slash + 1);
+  }
+
+  /**
+   * Reads with the shared {@link #SCHEMA} instance where the file's schema is the same: Avro caches
+   * resolvers per thread by schema instance and keeps them, so a fresh copy per read would pile up.
+   */
+  private static final class PlanReader extends GenericDatumReader<GenericRecord> {
+    PlanReader() {
+      super(null, SCHEMA);
+    }
+
+    @Override
+    public void setSchema(Schema writer) {
+      super.setSchema(writer.equals(SCHEMA) ? SCHEMA : writer);
+    }
   }
 
   /** What reading a plan file found. */
