@@ -31,6 +31,7 @@ import io.timelinearchive.timeline.State;
 import io.timelinearchive.timeline.TimelineFile;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.nio.file.NoSuchFileException;
@@ -397,8 +398,10 @@ public final class TimelineArchiver implements Closeable {
         if (version < journalVersion.getAsInt()) {
           continue;
         }
-        long from = version == journalVersion.getAsInt() ? journal.get().offset() : 0;
-        ArchiveFileContent content = ArchivedTimeline.readFile(storage, file, from);
+        boolean journalFile = version == journalVersion.getAsInt();
+        long from = journalFile ? journal.get().offset() : 0;
+        ArchiveFileContent content =
+            ArchivedTimeline.readFile(storage, journalFile ? readable(file, from) : file, from);
         content.instants().forEach(a -> archived.add(a.instant()));
       }
       List<TimelineFile> done =
@@ -440,6 +443,28 @@ public final class TimelineArchiver implements Closeable {
      * then fails, at once if nothing was written yet, else once what came before is archived and
      * deleted.
      */
+    /**
+     * The file with the length a reader finds now, which its listing may not know: HDFS lists a
+     * file that a killed writer left open without its last block, though the bytes it had synced
+     * are there to read. Trusting the listing would miss entries and archive them again.
+     */
+    private FileEntry readable(FileEntry file, long from) throws IOException {
+      long length = from;
+      try (InputStream in = storage.open(file.location())) {
+        in.skipNBytes(from);
+        byte[] buffer = new byte[64 * 1024];
+        for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+          length += n;
+        }
+      } catch (java.io.EOFException e) {
+        // Shorter than the journal's offset: readFile reports that with the file's name.
+        return file;
+      }
+      return length == file.length()
+          ? file
+          : new FileEntry(file.location(), length, file.lastModified());
+    }
+
     private Conversion readAndWrite(
         ActiveTimeline active,
         ArchivalPlan plan,

@@ -3,6 +3,7 @@ package io.timelinearchive.archive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import io.timelinearchive.storage.BlockLengthListingMetaStorage;
 import io.timelinearchive.storage.FaultInjectingMetaStorage;
 import io.timelinearchive.storage.FaultInjectingMetaStorage.CrashEffect;
 import io.timelinearchive.storage.FileEntry;
@@ -35,6 +36,9 @@ class TestTimelineArchiverCrashes {
     APPEND(s -> s, Map.of()),
     ONE_FILE_PER_RUN(WithoutAppendMetaStorage::new, Map.of()),
     APPEND_IN_STEPS(s -> s, SMALL_BUFFER),
+    // HDFS lists a file a killed writer left open without its last block: recovery must read
+    // the journal's file to its real end, or it archives that block's instants again.
+    APPEND_LISTED_IN_BLOCKS(s -> new BlockLengthListingMetaStorage(s, 4096), SMALL_BUFFER),
     // The run's many small files would be merged by default here; merges have a crash test of
     // their own (TestArchiveMergerCrashes), and this one keeps to the write path's steps.
     FILES_IN_STEPS(
