@@ -37,6 +37,9 @@ import org.slf4j.LoggerFactory;
 final class ArchiveWriter implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ArchiveWriter.class);
 
+  /** The most bytes one append carries (several blocks, or one larger block). */
+  static final int APPEND_BYTES = 4 * 1024 * 1024;
+
   private final MetaStorage storage;
   private final StorageLocation archiveFolder;
   private final List<FileEntry> archiveFiles;
@@ -123,12 +126,26 @@ final class ArchiveWriter implements Closeable {
       open();
     }
     if (log != null) {
-      for (byte[] block : blocks) {
+      // Blocks go out in a few large appends, not one each: every append is forced to disk (or
+      // is a request of its own), and a torn append leaves a prefix the next run steps past.
+      for (int i = 0; i < blocks.size(); ) {
+        int from = i;
+        long bytes = 0;
+        while (i < blocks.size() && (i == from || bytes + blocks.get(i).length <= APPEND_BYTES)) {
+          bytes += blocks.get(i).length;
+          i++;
+        }
+        byte[] chunk = new byte[Math.toIntExact(bytes)];
+        int at = 0;
+        for (byte[] block : blocks.subList(from, i)) {
+          System.arraycopy(block, 0, chunk, at, block.length);
+          at += block.length;
+        }
         // Renews a long write's lease; a holder that lost it stops appending before a successor
         // (which waits for the lease to run out) can append to the same file.
         lock.checkIfDue();
-        log.append(block);
-        logBlocks++;
+        log.append(chunk);
+        logBlocks += i - from;
       }
     } else {
       writeNewFile();
