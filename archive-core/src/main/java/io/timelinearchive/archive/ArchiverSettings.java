@@ -20,12 +20,20 @@ import java.util.UUID;
  *     10m)
  * @param maxArchiveFileBytes an archive file at least this large is not appended to any more
  *     ({@code archive.file.max-bytes}, default 512 MiB, as Hudi)
+ * @param writeBufferBytes instant-file bytes a run reads ahead before writing them to the archive
+ *     ({@code archive.write.buffer-bytes}, default 16 MiB): a larger run appends in several steps,
+ *     or writes several archive files where the store cannot append, and holds only this much
  */
 record ArchiverSettings(
-    String owner, int readParallelism, Duration lockLease, long maxArchiveFileBytes) {
+    String owner,
+    int readParallelism,
+    Duration lockLease,
+    long maxArchiveFileBytes,
+    long writeBufferBytes) {
   static final String READ_PARALLELISM = "archive.read.parallelism";
   static final String LOCK_LEASE = "archive.lock.lease";
   static final String MAX_FILE_BYTES = "archive.file.max-bytes";
+  static final String WRITE_BUFFER_BYTES = "archive.write.buffer-bytes";
 
   ArchiverSettings {
     requireNonNull(owner, "owner is null");
@@ -47,7 +55,12 @@ record ArchiverSettings(
       throw ConfigValues.invalid(
           MAX_FILE_BYTES, config.get(MAX_FILE_BYTES), "must be at least 1024", null);
     }
-    return new ArchiverSettings(defaultOwner(), parallelism, lease, maxBytes);
+    long bufferBytes = ConfigValues.longValue(config, WRITE_BUFFER_BYTES, 16L * 1024 * 1024);
+    if (bufferBytes < 1) {
+      throw ConfigValues.invalid(
+          WRITE_BUFFER_BYTES, config.get(WRITE_BUFFER_BYTES), "must be at least 1", null);
+    }
+    return new ArchiverSettings(defaultOwner(), parallelism, lease, maxBytes, bufferBytes);
   }
 
   private static String defaultOwner() {

@@ -3,12 +3,10 @@ package io.timelinearchive.archive;
 import static java.util.Objects.requireNonNull;
 
 import io.timelinearchive.config.ConfigValues;
-import io.timelinearchive.format.ArchiveBlockEncoder;
 import io.timelinearchive.format.ArchiveEntry;
 import io.timelinearchive.format.ArchiveEntryConverter;
 import io.timelinearchive.format.ArchiveFileName;
 import io.timelinearchive.format.ArchiveSchemas;
-import io.timelinearchive.format.ArchiveTail;
 import io.timelinearchive.format.AvroInstantFiles;
 import io.timelinearchive.format.InstantConversionException;
 import io.timelinearchive.select.ArchivalPlan;
@@ -17,7 +15,6 @@ import io.timelinearchive.select.Barrier;
 import io.timelinearchive.select.EffectiveRules;
 import io.timelinearchive.select.InstantSelector;
 import io.timelinearchive.select.TableFacts;
-import io.timelinearchive.storage.AppendableLog;
 import io.timelinearchive.storage.CountingMetaStorage;
 import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
@@ -32,7 +29,6 @@ import io.timelinearchive.timeline.InstantFileName;
 import io.timelinearchive.timeline.InstantKey;
 import io.timelinearchive.timeline.State;
 import io.timelinearchive.timeline.TimelineFile;
-import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -305,15 +301,10 @@ public final class TimelineArchiver implements Closeable {
         phase("select");
 
         listener.onPhase(ArchiveListener.Phase.READ);
-        Conversion conversion = readAndConvert(active, plan, lock);
-        phase("read");
+        Conversion conversion = readAndWrite(active, plan, archiveFolder, archiveListing, lock);
 
-        List<Instant> archived = conversion.entries().stream().map(ArchiveEntry::instant).toList();
+        List<Instant> archived = conversion.instants();
         if (!archived.isEmpty()) {
-          listener.onPhase(ArchiveListener.Phase.WRITE);
-          write(archiveFolder, archiveListing, conversion.entries(), lock);
-          phase("write");
-
           List<TimelineFile> toDelete =
               active.files().stream()
                   .filter(f -> conversion.keys().contains(f.instant().key()))
@@ -325,6 +316,10 @@ public final class TimelineArchiver implements Closeable {
           phase("aux");
 
           ArchiveJournal.delete(storage, archiveFolder);
+        }
+        if (conversion.failure() != null) {
+          // Archived before the failure (a run too large to buffer) and tidied up: now report it.
+          throw conversion.failure();
         }
         if (historyMaxAge.isPresent()) {
           purged =
@@ -352,7 +347,7 @@ public final class TimelineArchiver implements Closeable {
           .keys()
           .forEach(k -> byAction.merge(k.action().actionName(), 1, Integer::sum));
       return new ArchiveResult(
-          outcome.conversion().entries().stream().map(ArchiveEntry::instant).toList(),
+          outcome.conversion().instants(),
           new TreeMap<>(byAction),
           recovered,
           written,
@@ -432,7 +427,19 @@ public final class TimelineArchiver implements Closeable {
       return remaining;
     }
 
-    private Conversion readAndConvert(ActiveTimeline active, ArchivalPlan plan, ArchiveLock lock)
+    /**
+     * Reads the selected instant files (in parallel, a bounded window ahead) and writes their
+     * entries to the archive in bounded steps, each step between two instants. An unreadable file
+     * stops archiving before its instant; with {@code hoodie.fail.on.timeline.archiving} the run
+     * then fails, at once if nothing was written yet, else once what came before is archived and
+     * deleted.
+     */
+    private Conversion readAndWrite(
+        ActiveTimeline active,
+        ArchivalPlan plan,
+        StorageLocation archiveFolder,
+        List<FileEntry> archiveListing,
+        ArchiveLock lock)
         throws IOException {
       Set<InstantKey> selected = new HashSet<>(plan.instants());
       Map<InstantKey, List<TimelineFile>> filesByKey = new TreeMap<>();
@@ -451,51 +458,87 @@ public final class TimelineArchiver implements Closeable {
                 t.setDaemon(true);
                 return t;
               });
-      try {
+      // Enough reads ahead to keep every reader busy, few enough to bound memory.
+      int window = settings.readParallelism() * 4;
+      List<Instant> instants = new ArrayList<>();
+      Set<InstantKey> keys = new java.util.LinkedHashSet<>();
+      Barrier barrier = plan.barrier();
+      IOException failure = null;
+      try (ArchiveWriter writer =
+          new ArchiveWriter(
+              storage,
+              archiveFolder,
+              archiveFiles(archiveListing),
+              settings,
+              policy.archivalBatch(),
+              lock)) {
         List<Future<ArchiveEntry>> futures = new ArrayList<>();
-        for (TimelineFile f : files) {
-          futures.add(pool.submit(() -> convert(converter, f)));
-        }
-        List<ArchiveEntry> entries = new ArrayList<>();
-        Set<InstantKey> keys = new java.util.LinkedHashSet<>();
-        Barrier barrier = plan.barrier();
-        InstantKey stoppedAt = null;
+        InstantKey last = null;
         for (int i = 0; i < files.size(); i++) {
-          TimelineFile f = files.get(i);
-          if (stoppedAt != null) {
-            futures.get(i).cancel(true);
-            continue;
+          while (futures.size() < files.size() && futures.size() < i + window) {
+            TimelineFile next = files.get(futures.size());
+            futures.add(pool.submit(() -> convert(converter, next)));
           }
+          TimelineFile f = files.get(i);
           // A long read must renew the lease, or the run outlives it and gives up at the end.
           lock.checkIfDue();
+          ArchiveEntry entry;
           try {
-            entries.add(futures.get(i).get());
-            keys.add(f.instant().key());
+            entry = futures.get(i).get();
+            futures.set(i, null);
           } catch (ExecutionException e) {
-            IOException failure = asIOException(e.getCause(), f);
-            if (policy.failOnArchivingError()) {
-              throw failure;
+            IOException cause = asIOException(e.getCause(), f);
+            if (policy.failOnArchivingError() && !writer.hasWritten()) {
+              throw cause;
             }
-            stoppedAt = f.instant().key();
-            InstantKey cut = stoppedAt;
-            entries.removeIf(entry -> entry.instant().key().equals(cut));
+            InstantKey cut = f.instant().key();
+            writer.drop(cut);
+            instants.removeIf(instant -> instant.key().equals(cut));
             keys.remove(cut);
-            warnings.add(failure.getMessage() + "; selection stopped before this instant");
+            if (policy.failOnArchivingError()) {
+              failure = cause;
+            } else {
+              warnings.add(cause.getMessage() + "; selection stopped before this instant");
+            }
             barrier =
                 new Barrier(
                     Barrier.Scope.COMMITS,
                     Barrier.Kind.UNREADABLE_FILE,
                     Optional.of(f.instant().time()),
                     "unreadable instant file " + f.file().location());
+            break;
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while reading instant files");
           }
+          // Only between instants: an instant's files are written together or not at all.
+          if (writer.full() && !f.instant().key().equals(last)) {
+            flush(writer);
+          }
+          writer.add(entry, f.file().length());
+          instants.add(entry.instant());
+          keys.add(f.instant().key());
+          last = f.instant().key();
         }
-        return new Conversion(entries, keys, barrier);
+        flush(writer);
+        writer.close();
+        written.addAll(writer.written());
       } finally {
         pool.shutdownNow();
       }
+      return new Conversion(instants, keys, barrier, failure);
+    }
+
+    private void flush(ArchiveWriter writer) throws IOException {
+      phase("read");
+      if (writer.isEmpty()) {
+        return;
+      }
+      if (!writer.hasWritten()) {
+        listener.onPhase(ArchiveListener.Phase.WRITE);
+      }
+      writer.flush();
+      phase("write");
     }
 
     private ArchiveEntry convert(ArchiveEntryConverter converter, TimelineFile f)
@@ -524,93 +567,6 @@ public final class TimelineArchiver implements Closeable {
         return u.getCause();
       }
       return new InstantConversionException(f.instant(), f.file().location() + ": " + cause, cause);
-    }
-
-    /**
-     * Appends the entries to the newest archive file where the store can, else writes a new one.
-     */
-    private void write(
-        StorageLocation archiveFolder,
-        List<FileEntry> archiveListing,
-        List<ArchiveEntry> entries,
-        ArchiveLock lock)
-        throws IOException {
-      List<byte[]> blocks = new ArrayList<>();
-      for (int i = 0; i < entries.size(); i += policy.archivalBatch()) {
-        blocks.addAll(
-            ArchiveBlockEncoder.encode(
-                entries.subList(i, Math.min(entries.size(), i + policy.archivalBatch()))));
-      }
-      List<FileEntry> files = archiveFiles(archiveListing);
-      Optional<FileEntry> newest =
-          files.isEmpty() ? Optional.empty() : Optional.of(files.get(files.size() - 1));
-      int newestVersion = newest.map(f -> ArchiveFileName.version(f.name()).getAsInt()).orElse(0);
-
-      Optional<AppendableLog> log = Optional.empty();
-      if (newest.isPresent() && newest.get().length() < settings.maxArchiveFileBytes()) {
-        try {
-          log = storage.openLog(newest.get().location());
-        } catch (IOException e) {
-          // Lease held by a crashed writer, blob full, …: Hudi rolls over, and so do we.
-          LOG.warn(
-              "cannot append to {} ({}); starting a new archive file",
-              newest.get().location(),
-              e.toString());
-        }
-        if (log.isPresent()
-            && !ArchiveTail.endsAtBlockBoundary(
-                storage, log.get().location(), log.get().length())) {
-          LOG.warn(
-              "{} ends with a torn block (a writer died mid-append); starting a new archive file",
-              newest.get().location());
-          log.get().close();
-          log = Optional.empty();
-        }
-      }
-      if (log.isEmpty()) {
-        log = storage.openLog(archiveFolder.resolve(ArchiveFileName.of(newestVersion + 1)));
-        if (log.isEmpty()) {
-          lock.check();
-          writeNewFile(archiveFolder, newestVersion + 1, blocks);
-          return;
-        }
-      }
-      try (AppendableLog archiveLog = log.get()) {
-        long start = archiveLog.length();
-        new ArchiveJournal(archiveLog.location().fileName(), start, settings.owner())
-            .create(storage, archiveFolder);
-        for (byte[] block : blocks) {
-          // Renews a long write's lease; a holder that lost it stops appending before a successor
-          // (which waits for the lease to run out) can append to the same file.
-          lock.checkIfDue();
-          archiveLog.append(block);
-        }
-        written.add(
-            new ArchiveResult.WrittenFile(
-                archiveLog.location().fileName(),
-                start > 0,
-                archiveLog.length() - start,
-                blocks.size()));
-      }
-    }
-
-    private void writeNewFile(StorageLocation archiveFolder, int version, List<byte[]> blocks)
-        throws IOException {
-      StorageLocation file = archiveFolder.resolve(ArchiveFileName.of(version));
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      for (byte[] block : blocks) {
-        out.writeBytes(block);
-      }
-      byte[] content = out.toByteArray();
-      new ArchiveJournal(file.fileName(), 0, settings.owner()).create(storage, archiveFolder);
-      try {
-        ExclusiveCreate.create(storage, file, content);
-      } catch (java.nio.file.FileAlreadyExistsException e) {
-        throw new IOException(
-            "archive file " + file + " was written by someone else meanwhile; nothing deleted", e);
-      }
-      written.add(
-          new ArchiveResult.WrittenFile(file.fileName(), false, content.length, blocks.size()));
     }
 
     /**
@@ -698,5 +654,7 @@ public final class TimelineArchiver implements Closeable {
 
   private record Outcome(int activeBefore, ArchivalPlan plan, Conversion conversion) {}
 
-  private record Conversion(List<ArchiveEntry> entries, Set<InstantKey> keys, Barrier barrier) {}
+  /** What a run archived; {@code failure}, if not null, is thrown once that is tidied up. */
+  private record Conversion(
+      List<Instant> instants, Set<InstantKey> keys, Barrier barrier, IOException failure) {}
 }

@@ -186,6 +186,85 @@ class TestTimelineArchiver {
     assertThat(checker.check(memory, meta, archiveFolder)).isEmpty();
   }
 
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void aRunLargerThanItsWriteBufferWritesInStepsAndArchivesTheSame(boolean append)
+      throws Exception {
+    TestTables.write(memory, base, TestTables.copyOnWrite(40));
+    InvariantChecker checker = new InvariantChecker(InvariantChecker.snapshot(memory, meta));
+    Map<String, String> config = new HashMap<>(TestTables.SMALL_RETENTION);
+    config.put("archive.write.buffer-bytes", "4096");
+    MetaStorage store = append ? memory : new WithoutAppendMetaStorage(memory);
+
+    ArchiveResult result = archiver(store, config).archiveIfRequired();
+
+    assertThat(result.archived()).hasSizeGreaterThan(50);
+    if (append) {
+      assertThat(result.archiveFilesWritten()).hasSize(1);
+      // One flush per 4 KiB of instant files: more blocks than one run's batches would need.
+      assertThat(result.archiveFilesWritten().get(0).blocks())
+          .isGreaterThan((result.archived().size() + 9) / 10);
+    } else {
+      assertThat(result.archiveFilesWritten()).hasSizeGreaterThan(3);
+      assertThat(result.archiveFilesWritten().stream().map(ArchiveResult.WrittenFile::name))
+          .containsExactlyElementsOf(
+              java.util.stream.IntStream.rangeClosed(1, result.archiveFilesWritten().size())
+                  .mapToObj(ArchiveFileName::of)
+                  .toList());
+    }
+    assertThat(checker.check(memory, meta, archiveFolder)).isEmpty();
+    ArchivedTimeline archive =
+        ArchivedTimeline.load(memory, archiveFolder, ArchiveReadOptions.metadataOnly());
+    assertThat(archive.instants().stream().map(ArchivedInstant::instant).toList())
+        .containsExactlyInAnyOrderElementsOf(result.archived());
+  }
+
+  @Test
+  void aFileFailingAfterTheFirstStepArchivesWhatCameBeforeThenFailsTheRun() throws Exception {
+    SampleTable.Written table = TestTables.write(memory, base, TestTables.copyOnWrite(40));
+    InvariantChecker original = new InvariantChecker(InvariantChecker.snapshot(memory, meta));
+    List<String> commits = completed(table, Action.COMMIT);
+    String bad = commits.get(12);
+    byte[] good = memory.read(meta.resolve(bad));
+    memory.deleteAll(List.of(meta.resolve(bad)));
+    memory.createExclusive(meta.resolve(bad), "{ not json".getBytes(UTF_8));
+    InvariantChecker damaged = new InvariantChecker(InvariantChecker.snapshot(memory, meta));
+    Map<String, String> config = new HashMap<>(TestTables.SMALL_RETENTION);
+    // A step per instant: the bad instant's requested and inflight files are read before it.
+    config.put("archive.write.buffer-bytes", "1");
+
+    assertThatThrownBy(() -> archiver(memory, config).archiveIfRequired())
+        .isInstanceOf(InstantConversionException.class)
+        .hasMessageContaining(meta.resolve(bad).toString());
+
+    // What came before the bad instant is archived and gone from the active timeline; none of
+    // the bad instant's files is archived; no journal is left for a re-run to finish.
+    assertThat(damaged.check(memory, meta, archiveFolder)).isEmpty();
+    assertThat(names(meta)).contains(bad).doesNotContain(commits.get(0));
+    List<InvariantChecker.Archived> archived =
+        InvariantChecker.readArchive(memory, archiveFolder, new ArrayList<>());
+    assertThat(archived).isNotEmpty();
+    assertThat(archived).allMatch(a -> a.time().compareTo(bad.substring(0, 17)) < 0);
+    assertThat(names(archiveFolder)).noneMatch(n -> n.startsWith(".timeline_archive.journal"));
+
+    // Once repaired, the rest is archived without archiving anything twice.
+    memory.deleteAll(List.of(meta.resolve(bad)));
+    memory.createExclusive(meta.resolve(bad), good);
+    archiver(memory, config).archiveIfRequired();
+    assertThat(names(meta)).doesNotContain(bad);
+    assertThat(original.check(memory, meta, archiveFolder)).isEmpty();
+  }
+
+  @Test
+  void aWriteBufferBelowOneByteIsRefusedNamingTheKey() {
+    Map<String, String> config = new HashMap<>(TestTables.SMALL_RETENTION);
+    config.put("archive.write.buffer-bytes", "0");
+    assertThatThrownBy(() -> archiver(memory, config))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("archive.write.buffer-bytes")
+        .hasMessageContaining("'0'");
+  }
+
   @Test
   void malformedNamesAreReportedAndLeftAlone() throws Exception {
     TestTables.write(memory, base, TestTables.copyOnWrite(40));

@@ -11,7 +11,9 @@ import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.storage.WithoutAppendMetaStorage;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,14 +27,22 @@ import org.junit.jupiter.params.provider.EnumSource;
 class TestTimelineArchiverCrashes {
   private static final int COMMITS = 40;
 
+  /** A small write buffer makes a run write in several steps: several appends, or files. */
+  private static final Map<String, String> SMALL_BUFFER =
+      Map.of("archive.write.buffer-bytes", "8192");
+
   enum Store {
-    APPEND(s -> s),
-    ONE_FILE_PER_RUN(WithoutAppendMetaStorage::new);
+    APPEND(s -> s, Map.of()),
+    ONE_FILE_PER_RUN(WithoutAppendMetaStorage::new, Map.of()),
+    APPEND_IN_STEPS(s -> s, SMALL_BUFFER),
+    FILES_IN_STEPS(WithoutAppendMetaStorage::new, SMALL_BUFFER);
 
     final UnaryOperator<MetaStorage> view;
+    final Map<String, String> config;
 
-    Store(UnaryOperator<MetaStorage> view) {
+    Store(UnaryOperator<MetaStorage> view, Map<String, String> config) {
       this.view = view;
+      this.config = config;
     }
   }
 
@@ -41,7 +51,11 @@ class TestTimelineArchiverCrashes {
   void everyCrashPointIsRecoveredWithoutLossHolesOrDuplicates(Store store) throws Exception {
     Fixture reference = new Fixture(store);
     FaultInjectingMetaStorage recording = FaultInjectingMetaStorage.recording(reference.memory);
-    reference.archiver(store.view.apply(recording)).archiveIfRequired();
+    ArchiveResult uninterrupted =
+        reference.archiver(store.view.apply(recording)).archiveIfRequired();
+    if (store == Store.FILES_IN_STEPS) {
+      assertThat(uninterrupted.archiveFilesWritten()).hasSizeGreaterThan(3);
+    }
     int steps = recording.mutatingSteps();
     List<String> expectedActive = reference.activeNames();
     List<InvariantChecker.Archived> expectedArchive = reference.archived();
@@ -124,15 +138,16 @@ class TestTimelineArchiverCrashes {
     final StorageLocation meta = base.resolve(".hoodie");
     final StorageLocation archiveFolder = meta.resolve("archived");
     final InvariantChecker checker;
+    final Map<String, String> config = new HashMap<>(TestTables.SMALL_RETENTION);
 
     Fixture(Store store) throws Exception {
+      config.putAll(store.config);
       TestTables.write(memory, base, TestTables.copyOnWrite(COMMITS));
       checker = new InvariantChecker(InvariantChecker.snapshot(memory, meta));
     }
 
     TimelineArchiver archiver(MetaStorage storage) {
-      return TimelineArchiver.create(
-          storage, base, TestTables.SMALL_RETENTION, clock, ArchiveListener.NONE);
+      return TimelineArchiver.create(storage, base, config, clock, ArchiveListener.NONE);
     }
 
     @Override

@@ -1,0 +1,221 @@
+package io.timelinearchive.archive;
+
+import static java.util.Objects.requireNonNull;
+
+import io.timelinearchive.format.ArchiveBlockEncoder;
+import io.timelinearchive.format.ArchiveEntry;
+import io.timelinearchive.format.ArchiveFileName;
+import io.timelinearchive.format.ArchiveTail;
+import io.timelinearchive.storage.AppendableLog;
+import io.timelinearchive.storage.FileEntry;
+import io.timelinearchive.storage.MetaStorage;
+import io.timelinearchive.storage.StorageLocation;
+import io.timelinearchive.timeline.InstantKey;
+import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes one run's archive entries in bounded steps, so a run over any number of instants holds a
+ * bounded amount in memory: entries are buffered up to about {@link
+ * ArchiverSettings#writeBufferBytes()} of instant-file content, then encoded into blocks of {@code
+ * batch} records and appended to the newest archive file where the store can append, or else
+ * written as a new archive file (one per flush, versions rising).
+ *
+ * <p>Nothing touches the store before the first flush; the run journal is created just before the
+ * first archive byte and names the first file written, so recovery reads that file (from the
+ * journal's offset) and every later version. The caller flushes only between instants, never in the
+ * middle of one instant's files, so an instant whose later file turns out unreadable can still be
+ * dropped from the buffer whole ({@link #drop}).
+ */
+final class ArchiveWriter implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(ArchiveWriter.class);
+
+  private final MetaStorage storage;
+  private final StorageLocation archiveFolder;
+  private final List<FileEntry> archiveFiles;
+  private final ArchiverSettings settings;
+  private final int batch;
+  private final ArchiveLock lock;
+  private final List<ArchiveResult.WrittenFile> written = new ArrayList<>();
+
+  private final List<ArchiveEntry> buffer = new ArrayList<>();
+  private long bufferedBytes;
+
+  private boolean opened;
+  private AppendableLog log;
+  private long logStart;
+  private int logBlocks;
+  private int nextVersion;
+
+  ArchiveWriter(
+      MetaStorage storage,
+      StorageLocation archiveFolder,
+      List<FileEntry> archiveFiles,
+      ArchiverSettings settings,
+      int batch,
+      ArchiveLock lock) {
+    this.storage = requireNonNull(storage, "storage is null");
+    this.archiveFolder = requireNonNull(archiveFolder, "archiveFolder is null");
+    this.archiveFiles = List.copyOf(archiveFiles);
+    this.settings = requireNonNull(settings, "settings is null");
+    if (batch < 1) {
+      throw new IllegalArgumentException("batch must be positive: " + batch);
+    }
+    this.batch = batch;
+    this.lock = requireNonNull(lock, "lock is null");
+  }
+
+  /**
+   * Buffers an entry; {@code contentLength} is the instant file's size, the measure of the buffer.
+   */
+  void add(ArchiveEntry entry, long contentLength) {
+    buffer.add(requireNonNull(entry, "entry is null"));
+    bufferedBytes += Math.max(1, contentLength);
+  }
+
+  /** Whether the buffer has reached its limit, so the caller should flush at the next instant. */
+  boolean full() {
+    return bufferedBytes >= settings.writeBufferBytes();
+  }
+
+  boolean isEmpty() {
+    return buffer.isEmpty();
+  }
+
+  /** Whether anything reached the store (the journal, a block). */
+  boolean hasWritten() {
+    return opened;
+  }
+
+  /** Removes the buffered entries of one instant (not yet written, as flushes fall between). */
+  void drop(InstantKey key) {
+    buffer.removeIf(e -> e.instant().key().equals(key));
+  }
+
+  /** Writes what is buffered; durable when this returns. */
+  void flush() throws IOException {
+    if (buffer.isEmpty()) {
+      return;
+    }
+    lock.check();
+    if (!opened) {
+      open();
+    }
+    if (log != null) {
+      for (int i = 0; i < buffer.size(); i += batch) {
+        for (byte[] block : ArchiveBlockEncoder.encode(chunk(i))) {
+          // Renews a long write's lease; a holder that lost it stops appending before a successor
+          // (which waits for the lease to run out) can append to the same file.
+          lock.checkIfDue();
+          log.append(block);
+          logBlocks++;
+        }
+      }
+    } else {
+      writeNewFile();
+    }
+    buffer.clear();
+    bufferedBytes = 0;
+  }
+
+  /** The files this run wrote or appended to, in order. */
+  List<ArchiveResult.WrittenFile> written() {
+    return written;
+  }
+
+  /** Records the appended file; does not flush (a failed run must not write its buffer). */
+  @Override
+  public void close() throws IOException {
+    if (log != null) {
+      try (AppendableLog closing = log) {
+        if (logBlocks > 0) {
+          written.add(
+              new ArchiveResult.WrittenFile(
+                  closing.location().fileName(),
+                  logStart > 0,
+                  closing.length() - logStart,
+                  logBlocks));
+        }
+      } finally {
+        log = null;
+      }
+    }
+  }
+
+  private List<ArchiveEntry> chunk(int from) {
+    return buffer.subList(from, Math.min(buffer.size(), from + batch));
+  }
+
+  /** Chooses where this run writes: the newest file if it can take appends, else a new one. */
+  private void open() throws IOException {
+    opened = true;
+    Optional<FileEntry> newest =
+        archiveFiles.isEmpty()
+            ? Optional.empty()
+            : Optional.of(archiveFiles.get(archiveFiles.size() - 1));
+    int newestVersion = newest.map(f -> ArchiveFileName.version(f.name()).getAsInt()).orElse(0);
+    Optional<AppendableLog> appendable = Optional.empty();
+    if (newest.isPresent() && newest.get().length() < settings.maxArchiveFileBytes()) {
+      try {
+        appendable = storage.openLog(newest.get().location());
+      } catch (IOException e) {
+        // Lease held by a crashed writer, blob full, …: Hudi rolls over, and so do we.
+        LOG.warn(
+            "cannot append to {} ({}); starting a new archive file",
+            newest.get().location(),
+            e.toString());
+      }
+      if (appendable.isPresent()
+          && !ArchiveTail.endsAtBlockBoundary(
+              storage, appendable.get().location(), appendable.get().length())) {
+        LOG.warn(
+            "{} ends with a torn block (a writer died mid-append); starting a new archive file",
+            newest.get().location());
+        appendable.get().close();
+        appendable = Optional.empty();
+      }
+    }
+    if (appendable.isEmpty()) {
+      appendable = storage.openLog(archiveFolder.resolve(ArchiveFileName.of(newestVersion + 1)));
+    }
+    if (appendable.isPresent()) {
+      log = appendable.get();
+      logStart = log.length();
+      new ArchiveJournal(log.location().fileName(), logStart, settings.owner())
+          .create(storage, archiveFolder);
+    } else {
+      nextVersion = newestVersion + 1;
+      new ArchiveJournal(ArchiveFileName.of(nextVersion), 0, settings.owner())
+          .create(storage, archiveFolder);
+    }
+  }
+
+  private void writeNewFile() throws IOException {
+    StorageLocation file = archiveFolder.resolve(ArchiveFileName.of(nextVersion));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int blocks = 0;
+    for (int i = 0; i < buffer.size(); i += batch) {
+      for (byte[] block : ArchiveBlockEncoder.encode(chunk(i))) {
+        out.writeBytes(block);
+        blocks++;
+      }
+    }
+    byte[] content = out.toByteArray();
+    lock.check();
+    try {
+      ExclusiveCreate.create(storage, file, content);
+    } catch (FileAlreadyExistsException e) {
+      throw new IOException(
+          "archive file " + file + " was written by someone else meanwhile; nothing deleted", e);
+    }
+    written.add(new ArchiveResult.WrittenFile(file.fileName(), false, content.length, blocks));
+    nextVersion++;
+  }
+}
