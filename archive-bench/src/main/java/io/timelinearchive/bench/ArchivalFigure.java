@@ -32,14 +32,12 @@ final class ArchivalFigure {
 
   private final Path work;
   private final Templates templates;
-  private final int repetitions;
   private Path lastHudiCopy;
   private int lastHudiCopySize;
 
-  ArchivalFigure(Path work, Templates templates, int repetitions) {
+  ArchivalFigure(Path work, Templates templates) {
     this.work = work;
     this.templates = templates;
-    this.repetitions = repetitions;
   }
 
   /** One run of each archiver at a small size, so that neither is measured cold. */
@@ -55,7 +53,7 @@ final class ArchivalFigure {
     Tables.delete(dir);
   }
 
-  Row measure(int size) throws Exception {
+  Row measure(int size, int repetitions) throws Exception {
     Path dir = work.resolve("p1-" + size);
     Tables.delete(dir);
     Path template = templates.get(size).dir();

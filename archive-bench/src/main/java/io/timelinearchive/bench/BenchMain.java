@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * java -jar archive-bench/target/archive-bench.jar [--quick] [--only P1,P3] [--out bench/results]
- *     [--work DIR] [--repetitions N]
+ *     [--work DIR] [--repetitions N] [--big-repetitions N]
  * </pre>
  *
  * {@code --quick} runs every figure at small sizes to check the harness, and writes its table under
@@ -32,13 +32,15 @@ public final class BenchMain {
 
   private BenchMain() {}
 
-  record Options(boolean quick, Set<String> only, Path out, Path work, int repetitions) {
+  record Options(
+      boolean quick, Set<String> only, Path out, Path work, int repetitions, int bigRepetitions) {
     static Options parse(String[] args) throws IOException {
       boolean quick = false;
       Set<String> only = new LinkedHashSet<>(List.of("P1", "P2", "P3", "P4", "P5"));
       Path out = Path.of("bench", "results");
       Path work = null;
       Integer repetitions = null;
+      int bigRepetitions = 1;
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
           case "--quick" -> quick = true;
@@ -51,18 +53,26 @@ public final class BenchMain {
           case "--out" -> out = Path.of(value(args, ++i, "--out"));
           case "--work" -> work = Path.of(value(args, ++i, "--work"));
           case "--repetitions" -> repetitions = Integer.parseInt(value(args, ++i, "--repetitions"));
+          case "--big-repetitions" ->
+              bigRepetitions = Integer.parseInt(value(args, ++i, "--big-repetitions"));
           default ->
               throw new IllegalArgumentException(
                   "unknown option "
                       + args[i]
                       + "; usage: [--quick] [--only P1,P2,P3,P4,P5] [--out DIR] [--work DIR]"
-                      + " [--repetitions N]");
+                      + " [--repetitions N] [--big-repetitions N]");
         }
       }
       if (work == null) {
         work = Files.createTempDirectory("timeline-archive-bench-");
       }
-      return new Options(quick, only, out, work, repetitions != null ? repetitions : quick ? 1 : 3);
+      return new Options(
+          quick,
+          only,
+          out,
+          work,
+          repetitions != null ? repetitions : quick ? 1 : 3,
+          bigRepetitions);
     }
 
     private static String value(String[] args, int i, String option) {
@@ -98,7 +108,7 @@ public final class BenchMain {
     Path hudiArchived = null;
     if (options.only().contains("P1") || options.only().contains("P4")) {
       ZonedDateTime start = now();
-      ArchivalFigure p1 = new ArchivalFigure(work, templates, reps);
+      ArchivalFigure p1 = new ArchivalFigure(work, templates);
       p1.warmUp();
       int[] sizes = quick ? new int[] {1_000, 5_000} : new int[] {1_000, 10_000, 100_000};
       if (!options.only().contains("P1")) {
@@ -106,7 +116,8 @@ public final class BenchMain {
       }
       List<Row> rows = new ArrayList<>();
       for (int size : sizes) {
-        rows.add(p1.measure(size));
+        // the 100,000-file runs take minutes each: fewer of them
+        rows.add(p1.measure(size, size >= 100_000 ? options.bigRepetitions() : reps));
       }
       if (options.only().contains("P1")) {
         runs.add(new Results.FigureRun("P1", start, machine, rows));

@@ -16,8 +16,8 @@ class TestHarness {
 
   @Test
   void archivalAndReadFiguresCompareWithHudiOnTheSameTable() throws Exception {
-    ArchivalFigure p1 = new ArchivalFigure(work, new Templates(work.resolve("templates")), 1);
-    Row archival = p1.measure(400);
+    ArchivalFigure p1 = new ArchivalFigure(work, new Templates(work.resolve("templates")));
+    Row archival = p1.measure(400, 1);
 
     assertThat(archival.figure()).startsWith("P1");
     assertThat(archival.note()).startsWith("same active timeline left by both");
