@@ -146,6 +146,19 @@ final class ArchivalFigure {
         ratio);
   }
 
+  /** A copy of the {@code size} table archived by Hudi only, for the read figure. */
+  Path hudiArchivedOnly(int size) throws Exception {
+    Path hudi = work.resolve("p4-" + size).resolve("hudi");
+    Tables.delete(hudi.getParent());
+    Tables.copy(templates.get(size).dir(), hudi);
+    if (!Hudi.archive(hudi, TABLE_NAME, SETTINGS)) {
+      throw new IllegalStateException("Hudi's archiver reports failure");
+    }
+    lastHudiCopy = hudi;
+    lastHudiCopySize = size;
+    return hudi;
+  }
+
   /** A Hudi-archived copy of the largest table measured, for the read figure; null if none. */
   Path hudiArchivedTable() {
     return lastHudiCopy;

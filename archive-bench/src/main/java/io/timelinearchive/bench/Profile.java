@@ -45,18 +45,31 @@ public final class Profile {
                   .resolve(HoodieTable.DEFAULT_ARCHIVE_FOLDER);
           ArchiveReadOptions options =
               what.equals("read") ? ArchiveReadOptions.metadataOnly() : ArchiveReadOptions.all();
+          var threads = java.lang.management.ManagementFactory.getThreadMXBean();
           for (int i = 0; i < repetitions; i++) {
             long nanos = System.nanoTime();
+            long cpu = threads.getCurrentThreadCpuTime();
             int n = ReadFigure.ours(archive, options);
-            System.out.println(Timing.millis(System.nanoTime() - nanos) + " for " + n);
+            System.out.println(
+                Timing.millis(System.nanoTime() - nanos)
+                    + " wall, "
+                    + Timing.millis(threads.getCurrentThreadCpuTime() - cpu)
+                    + " cpu for "
+                    + n);
           }
         }
         case "select" -> {
           var timeline = SelectionFigure.timeline(size);
+          var threads = java.lang.management.ManagementFactory.getThreadMXBean();
           for (int i = 0; i < repetitions; i++) {
             long nanos = System.nanoTime();
+            long cpu = threads.getCurrentThreadCpuTime();
             SelectionFigure.select(timeline);
-            System.out.println(Timing.millis(System.nanoTime() - nanos));
+            System.out.println(
+                Timing.millis(System.nanoTime() - nanos)
+                    + " wall, "
+                    + Timing.millis(threads.getCurrentThreadCpuTime() - cpu)
+                    + " cpu");
           }
         }
         default -> throw new IllegalArgumentException("archive, read, read-details or select");
