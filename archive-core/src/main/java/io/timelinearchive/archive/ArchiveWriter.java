@@ -11,7 +11,6 @@ import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.InstantKey;
-import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -23,16 +22,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes one run's archive entries in bounded steps, so a run over any number of instants holds a
- * bounded amount in memory: entries are buffered up to about {@link
- * ArchiverSettings#writeBufferBytes()} of instant-file content, then encoded into blocks of {@code
- * batch} records and appended to the newest archive file where the store can append, or else
- * written as a new archive file (one per flush, versions rising).
+ * bounded amount in memory. Entries are encoded into blocks of {@code batch} records as soon as a
+ * batch is complete at an instant boundary (decoded entries are several times larger than their
+ * encoding); encoded blocks are kept up to {@link ArchiverSettings#writeBufferBytes()}, then
+ * appended to the newest archive file where the store can append, or else written as a new archive
+ * file (one per flush, versions rising).
  *
  * <p>Nothing touches the store before the first flush; the run journal is created just before the
  * first archive byte and names the first file written, so recovery reads that file (from the
- * journal's offset) and every later version. The caller flushes only between instants, never in the
- * middle of one instant's files, so an instant whose later file turns out unreadable can still be
- * dropped from the buffer whole ({@link #drop}).
+ * journal's offset) and every later version. The caller marks instant boundaries ({@link
+ * #endOfInstant}) and flushes only there, so an instant whose later file turns out unreadable is
+ * still wholly in the entry buffer and can be dropped ({@link #drop}).
  */
 final class ArchiveWriter implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ArchiveWriter.class);
@@ -45,8 +45,13 @@ final class ArchiveWriter implements Closeable {
   private final ArchiveLock lock;
   private final List<ArchiveResult.WrittenFile> written = new ArrayList<>();
 
-  private final List<ArchiveEntry> buffer = new ArrayList<>();
-  private long bufferedBytes;
+  /** Entries not yet encoded: fewer than a batch, plus those of the instant being read. */
+  private final List<ArchiveEntry> entries = new ArrayList<>();
+
+  /** Encoded blocks not yet written. */
+  private final List<byte[]> blocks = new ArrayList<>();
+
+  private long blockBytes;
 
   private boolean opened;
   private AppendableLog log;
@@ -72,21 +77,29 @@ final class ArchiveWriter implements Closeable {
     this.lock = requireNonNull(lock, "lock is null");
   }
 
+  /** Buffers an entry of the instant being read. */
+  void add(ArchiveEntry entry) {
+    entries.add(requireNonNull(entry, "entry is null"));
+  }
+
   /**
-   * Buffers an entry; {@code contentLength} is the instant file's size, the measure of the buffer.
+   * Marks that every buffered entry's instant is complete: encodes the complete batches among them.
    */
-  void add(ArchiveEntry entry, long contentLength) {
-    buffer.add(requireNonNull(entry, "entry is null"));
-    bufferedBytes += Math.max(1, contentLength);
+  void endOfInstant() {
+    int whole = entries.size() / batch * batch;
+    if (whole > 0) {
+      encode(entries.subList(0, whole));
+    }
   }
 
-  /** Whether the buffer has reached its limit, so the caller should flush at the next instant. */
+  /** Whether the encoded blocks have reached the buffer's limit, so the caller should flush. */
   boolean full() {
-    return bufferedBytes >= settings.writeBufferBytes();
+    return blockBytes >= settings.writeBufferBytes();
   }
 
+  /** Whether nothing is buffered. */
   boolean isEmpty() {
-    return buffer.isEmpty();
+    return entries.isEmpty() && blocks.isEmpty();
   }
 
   /** Whether anything reached the store (the journal, a block). */
@@ -94,14 +107,15 @@ final class ArchiveWriter implements Closeable {
     return opened;
   }
 
-  /** Removes the buffered entries of one instant (not yet written, as flushes fall between). */
+  /** Removes the buffered entries of one instant, whose files are not all readable. */
   void drop(InstantKey key) {
-    buffer.removeIf(e -> e.instant().key().equals(key));
+    entries.removeIf(e -> e.instant().key().equals(key));
   }
 
-  /** Writes what is buffered; durable when this returns. */
+  /** Writes what is buffered, at an instant boundary; durable when this returns. */
   void flush() throws IOException {
-    if (buffer.isEmpty()) {
+    encode(entries);
+    if (blocks.isEmpty()) {
       return;
     }
     lock.check();
@@ -109,20 +123,18 @@ final class ArchiveWriter implements Closeable {
       open();
     }
     if (log != null) {
-      for (int i = 0; i < buffer.size(); i += batch) {
-        for (byte[] block : ArchiveBlockEncoder.encode(chunk(i))) {
-          // Renews a long write's lease; a holder that lost it stops appending before a successor
-          // (which waits for the lease to run out) can append to the same file.
-          lock.checkIfDue();
-          log.append(block);
-          logBlocks++;
-        }
+      for (byte[] block : blocks) {
+        // Renews a long write's lease; a holder that lost it stops appending before a successor
+        // (which waits for the lease to run out) can append to the same file.
+        lock.checkIfDue();
+        log.append(block);
+        logBlocks++;
       }
     } else {
       writeNewFile();
     }
-    buffer.clear();
-    bufferedBytes = 0;
+    blocks.clear();
+    blockBytes = 0;
   }
 
   /** The files this run wrote or appended to, in order. */
@@ -149,8 +161,16 @@ final class ArchiveWriter implements Closeable {
     }
   }
 
-  private List<ArchiveEntry> chunk(int from) {
-    return buffer.subList(from, Math.min(buffer.size(), from + batch));
+  /** Encodes {@code batch}-record blocks of the given leading entries and removes them. */
+  private void encode(List<ArchiveEntry> leading) {
+    for (int i = 0; i < leading.size(); i += batch) {
+      for (byte[] block :
+          ArchiveBlockEncoder.encode(leading.subList(i, Math.min(leading.size(), i + batch)))) {
+        blocks.add(block);
+        blockBytes += block.length;
+      }
+    }
+    leading.clear();
   }
 
   /** Chooses where this run writes: the newest file if it can take appends, else a new one. */
@@ -199,15 +219,16 @@ final class ArchiveWriter implements Closeable {
 
   private void writeNewFile() throws IOException {
     StorageLocation file = archiveFolder.resolve(ArchiveFileName.of(nextVersion));
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int blocks = 0;
-    for (int i = 0; i < buffer.size(); i += batch) {
-      for (byte[] block : ArchiveBlockEncoder.encode(chunk(i))) {
-        out.writeBytes(block);
-        blocks++;
-      }
+    byte[] content = new byte[Math.toIntExact(blockBytes)];
+    int at = 0;
+    for (byte[] block : blocks) {
+      System.arraycopy(block, 0, content, at, block.length);
+      at += block.length;
     }
-    byte[] content = out.toByteArray();
+    // The blocks are in the content now: let them go before the (possibly slow) upload.
+    int blockCount = blocks.size();
+    blocks.clear();
+    blockBytes = 0;
     lock.check();
     try {
       ExclusiveCreate.create(storage, file, content);
@@ -215,7 +236,7 @@ final class ArchiveWriter implements Closeable {
       throw new IOException(
           "archive file " + file + " was written by someone else meanwhile; nothing deleted", e);
     }
-    written.add(new ArchiveResult.WrittenFile(file.fileName(), false, content.length, blocks));
+    written.add(new ArchiveResult.WrittenFile(file.fileName(), false, content.length, blockCount));
     nextVersion++;
   }
 }

@@ -20,9 +20,9 @@ import java.util.UUID;
  *     10m)
  * @param maxArchiveFileBytes an archive file at least this large is not appended to any more
  *     ({@code archive.file.max-bytes}, default 512 MiB, as Hudi)
- * @param writeBufferBytes instant-file bytes a run reads ahead before writing them to the archive
- *     ({@code archive.write.buffer-bytes}, default 16 MiB): a larger run appends in several steps,
- *     or writes several archive files where the store cannot append, and holds only this much
+ * @param writeBufferBytes encoded archive bytes a run holds before writing them ({@code
+ *     archive.write.buffer-bytes}, default 16 MiB): a larger run appends in several steps, or
+ *     writes several archive files where the store cannot append, and holds only about this much
  */
 record ArchiverSettings(
     String owner,

@@ -512,10 +512,13 @@ public final class TimelineArchiver implements Closeable {
             throw new InterruptedIOException("interrupted while reading instant files");
           }
           // Only between instants: an instant's files are written together or not at all.
-          if (writer.full() && !f.instant().key().equals(last)) {
-            flush(writer);
+          if (!f.instant().key().equals(last)) {
+            writer.endOfInstant();
+            if (writer.full()) {
+              flush(writer);
+            }
           }
-          writer.add(entry, f.file().length());
+          writer.add(entry);
           instants.add(entry.instant());
           keys.add(f.instant().key());
           last = f.instant().key();

@@ -50,7 +50,7 @@ public final class AvroInstantFiles {
     }
     GenericRecord record;
     try (DataFileReader<GenericRecord> reader =
-        new DataFileReader<>(new SeekableByteArrayInput(content), new GenericDatumReader<>())) {
+        new DataFileReader<>(new SeekableByteArrayInput(content), new CanonicalSchemaReader())) {
       if (!reader.hasNext()) {
         throw new InstantConversionException(
             instant, "the Avro file holds no record; expected a " + expected.getName());
@@ -83,5 +83,15 @@ public final class AvroInstantFiles {
           instant, "the Avro file holds a " + name + " record; expected " + expected.getFullName());
     }
     return record;
+  }
+
+  /**
+   * Reads with the one shared instance of the file's schema (see {@link SchemaCache#canonical}).
+   */
+  private static final class CanonicalSchemaReader extends GenericDatumReader<GenericRecord> {
+    @Override
+    public void setSchema(Schema writer) {
+      super.setSchema(SchemaCache.canonical(writer));
+    }
   }
 }

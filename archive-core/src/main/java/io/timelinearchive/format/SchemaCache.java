@@ -12,6 +12,7 @@ import org.apache.avro.Schema;
 final class SchemaCache {
   private static final int MAX_ENTRIES = 256;
   private static final Map<String, Schema> PARSED = new ConcurrentHashMap<>();
+  private static final Map<Schema, Schema> CANONICAL = new ConcurrentHashMap<>();
 
   private SchemaCache() {}
 
@@ -25,5 +26,22 @@ final class SchemaCache {
       PARSED.put(json, schema);
     }
     return schema;
+  }
+
+  /**
+   * One instance for all equal schemas. Avro caches a reader's resolver per schema instance in a
+   * thread-local map whose values hold their keys, so a reader thread that sees a fresh but equal
+   * schema per file (every Avro instant file carries its own) would keep every one of them.
+   */
+  static Schema canonical(Schema schema) {
+    Schema known = CANONICAL.get(schema);
+    if (known != null) {
+      return known;
+    }
+    if (CANONICAL.size() >= MAX_ENTRIES) {
+      CANONICAL.clear();
+    }
+    Schema previous = CANONICAL.putIfAbsent(schema, schema);
+    return previous == null ? schema : previous;
   }
 }

@@ -230,8 +230,10 @@ class TestTimelineArchiver {
     memory.createExclusive(meta.resolve(bad), "{ not json".getBytes(UTF_8));
     InvariantChecker damaged = new InvariantChecker(InvariantChecker.snapshot(memory, meta));
     Map<String, String> config = new HashMap<>(TestTables.SMALL_RETENTION);
-    // A step per instant: the bad instant's requested and inflight files are read before it.
+    // A block per file and a step per instant: the bad instant's requested and inflight files are
+    // read before it, and must not be written without it.
     config.put("archive.write.buffer-bytes", "1");
+    config.put("hoodie.commits.archival.batch", "1");
 
     assertThatThrownBy(() -> archiver(memory, config).archiveIfRequired())
         .isInstanceOf(InstantConversionException.class)

@@ -64,6 +64,7 @@ final class AzureMetaStorage implements MetaStorage {
   private final AzureBlobDeleter deleter;
   private final ThreadPoolExecutor deleteExecutor;
   private final int appendBlockLimit;
+  private final ServiceRequestCounter requests = new ServiceRequestCounter();
 
   /**
    * @param appendBlockLimit the most blocks an append blob may hold ({@link #MAX_APPEND_BLOCKS} but
@@ -98,6 +99,7 @@ final class AzureMetaStorage implements MetaStorage {
       builder.endpoint(config.endpoint());
     }
     builder.addPolicy(new AttemptCounter());
+    builder.addPolicy(requests);
     extraPolicies.forEach(builder::addPolicy);
     this.container = builder.buildClient().getBlobContainerClient(config.container());
 
@@ -122,6 +124,11 @@ final class AzureMetaStorage implements MetaStorage {
             config.deleteBatchSize(),
             config.deleteParallelism(),
             config.account() + "/" + config.container());
+  }
+
+  @Override
+  public Map<String, Long> serviceRequests() {
+    return requests.snapshot();
   }
 
   @Override

@@ -76,6 +76,25 @@ class TestAzureBlobDeletesAzurite {
   }
 
   @Test
+  void serviceRequestsCountEachBatchOnceAndNotItsParts() throws Exception {
+    AzureMetaStorage storage = open(Azurite.get().config());
+    List<StorageLocation> files = upload("hoodie", 260);
+
+    storage.list(root.resolve("hoodie")).toList();
+    storage.read(files.get(0));
+    storage.deleteAll(files);
+
+    assertThat(storage.serviceRequests())
+        .containsEntry("BlobBatch", 2L)
+        .containsEntry("ListBlobs", 1L)
+        .containsEntry("GetBlob", 1L)
+        .doesNotContainKey("DeleteBlob");
+    // The counter sees what went over the wire: the same attempts the request log saw.
+    assertThat(storage.serviceRequests().values().stream().mapToLong(Long::longValue).sum())
+        .isEqualTo(requests.attempts(a -> true).size());
+  }
+
+  @Test
   void batchSizeSettingIsHonoured() throws Exception {
     Map<String, String> config = new HashMap<>(Azurite.get().config());
     config.put(AzureStorageConfig.DELETE_BATCH_SIZE, "10");

@@ -33,8 +33,10 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * A bucket of Google Cloud Storage. Objects are named by the location's path; folders are the
@@ -50,21 +52,34 @@ final class GcsMetaStorage implements MetaStorage {
   private final GcsConfig config;
   private final ExclusiveCreate exclusiveCreate;
   private final BatchDelete batchDelete;
+  private final Supplier<Map<String, Long>> serviceRequests;
 
   /**
    * @param storage a client with the SDK's retries, for idempotent requests
    * @param singleAttemptStorage a client that never retries, for conditional creates: their retries
    *     are made here, where it is known whether an earlier attempt may have landed
+   * @param serviceRequests the requests both clients sent, by operation
    */
-  GcsMetaStorage(String bucket, Storage storage, Storage singleAttemptStorage, GcsConfig config) {
+  GcsMetaStorage(
+      String bucket,
+      Storage storage,
+      Storage singleAttemptStorage,
+      GcsConfig config,
+      Supplier<Map<String, Long>> serviceRequests) {
     this.bucket = requireNonNull(bucket, "bucket is null");
     this.storage = requireNonNull(storage, "storage is null");
     this.singleAttemptStorage =
         requireNonNull(singleAttemptStorage, "singleAttemptStorage is null");
     this.config = requireNonNull(config, "config is null");
+    this.serviceRequests = requireNonNull(serviceRequests, "serviceRequests is null");
     this.exclusiveCreate = new ExclusiveCreate(singleAttemptStorage, config.retries());
     this.batchDelete =
         new BatchDelete(storage, config.batchSize(), config.parallelism(), config.retries());
+  }
+
+  @Override
+  public Map<String, Long> serviceRequests() {
+    return serviceRequests.get();
   }
 
   @Override

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.google.auth.oauth2.GoogleCredentials;
 import com.google.cloud.NoCredentials;
+import com.google.cloud.http.HttpTransportOptions;
 import com.google.cloud.storage.HttpStorageOptions;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageOptions;
@@ -44,7 +45,8 @@ public final class GcsMetaStorageFactory implements MetaStorageFactory {
       throw new IllegalArgumentException("no bucket in " + root + ": expected gs://bucket/path");
     }
     GcsConfig gcs = GcsConfig.from(config);
-    StorageOptions options = options(gcs);
+    CountingHttpTransport transport = new CountingHttpTransport();
+    StorageOptions options = options(gcs, transport);
     Storage storage = options.getService();
     Storage singleAttempt;
     try {
@@ -57,11 +59,14 @@ public final class GcsMetaStorageFactory implements MetaStorageFactory {
       closeQuietly(storage, e);
       throw e;
     }
-    return new GcsMetaStorage(root.authority(), storage, singleAttempt, gcs);
+    return new GcsMetaStorage(root.authority(), storage, singleAttempt, gcs, transport::snapshot);
   }
 
-  private static StorageOptions options(GcsConfig gcs) throws IOException {
+  private static StorageOptions options(GcsConfig gcs, CountingHttpTransport transport)
+      throws IOException {
     HttpStorageOptions.Builder builder = StorageOptions.http();
+    builder.setTransportOptions(
+        HttpTransportOptions.newBuilder().setHttpTransportFactory(() -> transport).build());
     gcs.endpoint().ifPresent(endpoint -> builder.setHost(endpoint.toString()));
     if (gcs.noCredentials()) {
       builder.setCredentials(NoCredentials.getInstance());

@@ -61,6 +61,13 @@ class TestGcsBatchDelete {
 
     assertThat(storage.list(folder("t/.hoodie")).toList()).isEmpty();
     assertThat(proxy.count(FaultProxy.Request::isBatch)).isEqualTo(3);
+    // The storage's own count agrees with what went through the proxy: a batch is one request.
+    assertThat(storage.serviceRequests())
+        .containsEntry("batch", 3L)
+        .containsEntry("objects.list", 1L)
+        .doesNotContainKey("objects.delete");
+    assertThat(storage.serviceRequests().values().stream().mapToLong(Long::longValue).sum())
+        .isEqualTo(proxy.requests().size());
   }
 
   @Test
