@@ -22,6 +22,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -108,9 +109,10 @@ public final class ArchivedTimeline {
 
     Map<Instant, ArchivedInstant> firstOfEach = new LinkedHashMap<>();
     List<ArchiveFileSummary> summaries = new ArrayList<>();
+    DatumReaders readers = new DatumReaders();
     for (FileEntry file : archiveFiles) {
       List<ArchivedInstant> found = new ArrayList<>();
-      summaries.add(read(storage, file, 0, options, found));
+      summaries.add(read(storage, file, 0, options, readers, found));
       for (ArchivedInstant instant : found) {
         firstOfEach.putIfAbsent(instant.instant(), instant);
       }
@@ -148,7 +150,13 @@ public final class ArchivedTimeline {
     }
     List<ArchivedInstant> found = new ArrayList<>();
     ArchiveFileSummary summary =
-        read(storage, file, fromOffset, ArchiveReadOptions.metadataOnly(), found);
+        read(
+            storage,
+            file,
+            fromOffset,
+            ArchiveReadOptions.metadataOnly(),
+            new DatumReaders(),
+            found);
     return new ArchiveFileContent(summary, found);
   }
 
@@ -175,6 +183,7 @@ public final class ArchivedTimeline {
       FileEntry file,
       long fromOffset,
       ArchiveReadOptions options,
+      DatumReaders readers,
       List<ArchivedInstant> found)
       throws IOException {
     String location = file.location().toString();
@@ -196,7 +205,7 @@ public final class ArchivedTimeline {
         LogBlock block = next.get();
         blocks++;
         entries += block.recordCount();
-        decode(location, block, options, found);
+        decode(location, block, options, readers, found);
       }
     }
     if (reader.truncatedTail()) {
@@ -216,11 +225,34 @@ public final class ArchivedTimeline {
         reader.truncatedTail());
   }
 
+  /**
+   * One datum reader per writer schema, for a whole load: a new reader for every block would
+   * resolve the writer schema against the reader's again each time (Avro caches that per reader).
+   * Blocks of one schema share a Schema instance (the block reader parses each schema once).
+   */
+  private static final class DatumReaders {
+    private final Map<Schema, GenericDatumReader<GenericRecord>> metadata = new IdentityHashMap<>();
+    private final Map<Schema, GenericDatumReader<GenericRecord>> whole = new IdentityHashMap<>();
+
+    GenericDatumReader<GenericRecord> metadata(LogBlock block) {
+      return metadata.computeIfAbsent(
+          block.schema(), s -> block.datumReader(ArchiveSchemas.ENTRY_METADATA));
+    }
+
+    GenericDatumReader<GenericRecord> whole(LogBlock block) {
+      return whole.computeIfAbsent(block.schema(), s -> block.datumReader(null));
+    }
+  }
+
   private static void decode(
-      String location, LogBlock block, ArchiveReadOptions options, List<ArchivedInstant> found)
+      String location,
+      LogBlock block,
+      ArchiveReadOptions options,
+      DatumReaders readers,
+      List<ArchivedInstant> found)
       throws CorruptArchiveException {
-    GenericDatumReader<GenericRecord> metadata = block.datumReader(ArchiveSchemas.ENTRY_METADATA);
-    GenericDatumReader<GenericRecord> whole = options.details() ? block.datumReader(null) : null;
+    GenericDatumReader<GenericRecord> metadata = readers.metadata(block);
+    GenericDatumReader<GenericRecord> whole = options.details() ? readers.whole(block) : null;
     for (int i = 0; i < block.recordCount(); i++) {
       GenericRecord record;
       if (whole == null) {

@@ -14,9 +14,7 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HexFormat;
-import java.util.Map;
 import java.util.Optional;
 import org.apache.avro.Schema;
 
@@ -44,6 +42,8 @@ public final class LogBlockReader {
   private long validLength;
   private boolean truncatedTail;
   private boolean finished;
+  private byte[] lastSchemaJson;
+  private Schema lastSchema;
 
   /** A reader of a whole file, {@code in} at its start. */
   public LogBlockReader(InputStream in, long fileLength, String location) {
@@ -172,7 +172,7 @@ public final class LogBlockReader {
           location, bodyOffset + 4, "block type " + type + " is not an Avro data block (3)");
     }
     long headerOffset = bodyOffset + bb.position();
-    Map<Integer, String> header = readMetadata(bb, bodyOffset, "header");
+    Entry schemaEntry = readMetadata(bb, bodyOffset, "header");
     // Content length, footer count and trailer must still fit.
     need(bb, 8 + 4 + 8, bodyOffset, "content length");
     long contentLength = bb.getLong();
@@ -201,18 +201,11 @@ public final class LogBlockReader {
           bodyOffset + body.length - 8,
           "trailer " + trailer + " does not match the block's length " + expected);
     }
-    String schemaJson = header.get(HEADER_SCHEMA);
-    if (schemaJson == null) {
+    if (schemaEntry == null) {
       throw new CorruptArchiveException(
           location, headerOffset, "the block header has no SCHEMA entry");
     }
-    Schema schema;
-    try {
-      schema = SchemaCache.parse(schemaJson);
-    } catch (RuntimeException e) {
-      throw new CorruptArchiveException(
-          location, headerOffset, "the block's SCHEMA is not an Avro schema: " + e, e);
-    }
+    Schema schema = schema(body, schemaEntry, headerOffset);
     return dataBlock(start, body, bodyOffset, schema, contentStart, (int) contentLength);
   }
 
@@ -280,7 +273,15 @@ public final class LogBlockReader {
         Arrays.copyOf(lengths, n));
   }
 
-  private Map<Integer, String> readMetadata(ByteBuffer bb, long bodyOffset, String what)
+  /** Where a metadata value lies in the block body. */
+  private record Entry(int offset, int length) {}
+
+  /**
+   * Checks a header or footer map and skips it.
+   *
+   * @return where its SCHEMA value is (the last one, if repeated), or null if it has none
+   */
+  private Entry readMetadata(ByteBuffer bb, long bodyOffset, String what)
       throws CorruptArchiveException {
     need(bb, 4, bodyOffset, what + " entry count");
     int count = bb.getInt();
@@ -290,7 +291,7 @@ public final class LogBlockReader {
           bodyOffset + bb.position() - 4,
           what + " entry count " + count + " does not fit in the block");
     }
-    Map<Integer, String> entries = new HashMap<>();
+    Entry schema = null;
     for (int i = 0; i < count; i++) {
       need(bb, 8, bodyOffset, what + " entry");
       int key = bb.getInt();
@@ -305,12 +306,38 @@ public final class LogBlockReader {
             bodyOffset + bb.position() - 4,
             what + " value length " + length + " does not fit in the block");
       }
-      entries.put(
-          key,
-          new String(bb.array(), bb.arrayOffset() + bb.position(), length, StandardCharsets.UTF_8));
+      if (key == HEADER_SCHEMA) {
+        schema = new Entry(bb.arrayOffset() + bb.position(), length);
+      }
       bb.position(bb.position() + length);
     }
-    return entries;
+    return schema;
+  }
+
+  /**
+   * The writer schema of a block's SCHEMA value. An archive repeats one schema, tens of KB of JSON,
+   * in every header: comparing its bytes with the previous block's is far cheaper than decoding and
+   * hashing the JSON again for every ten entries.
+   */
+  private Schema schema(byte[] body, Entry entry, long headerOffset)
+      throws CorruptArchiveException {
+    int end = entry.offset() + entry.length();
+    if (lastSchemaJson != null
+        && Arrays.equals(body, entry.offset(), end, lastSchemaJson, 0, lastSchemaJson.length)) {
+      return lastSchema;
+    }
+    Schema schema;
+    try {
+      schema =
+          SchemaCache.parse(
+              new String(body, entry.offset(), entry.length(), StandardCharsets.UTF_8));
+    } catch (RuntimeException e) {
+      throw new CorruptArchiveException(
+          location, headerOffset, "the block's SCHEMA is not an Avro schema: " + e, e);
+    }
+    lastSchemaJson = Arrays.copyOfRange(body, entry.offset(), end);
+    lastSchema = schema;
+    return schema;
   }
 
   private void need(ByteBuffer bb, int bytes, long base, String what)

@@ -1,0 +1,177 @@
+package io.timelinearchive.bench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the figures of issue 9 and writes the results table.
+ *
+ * <pre>
+ * java -jar archive-bench/target/archive-bench.jar [--quick] [--only P1,P3] [--out bench/results]
+ *     [--work DIR] [--repetitions N] [--big-repetitions N]
+ * </pre>
+ *
+ * {@code --quick} runs every figure at small sizes to check the harness, and writes its table under
+ * {@code <out>/quick/}. {@code --only} runs some figures; the table keeps the other figures' rows
+ * from their latest run.
+ */
+public final class BenchMain {
+  private static final Logger LOG = LoggerFactory.getLogger(BenchMain.class);
+
+  private BenchMain() {}
+
+  record Options(
+      boolean quick, Set<String> only, Path out, Path work, int repetitions, int bigRepetitions) {
+    static Options parse(String[] args) throws IOException {
+      boolean quick = false;
+      Set<String> only = new LinkedHashSet<>(List.of("P1", "P2", "P3", "P4", "P5"));
+      Path out = Path.of("bench", "results");
+      Path work = null;
+      Integer repetitions = null;
+      int bigRepetitions = 1;
+      for (int i = 0; i < args.length; i++) {
+        switch (args[i]) {
+          case "--quick" -> quick = true;
+          case "--only" -> {
+            only = new LinkedHashSet<>();
+            for (String f : value(args, ++i, "--only").split(",")) {
+              only.add(f.strip().toUpperCase(Locale.ROOT));
+            }
+          }
+          case "--out" -> out = Path.of(value(args, ++i, "--out"));
+          case "--work" -> work = Path.of(value(args, ++i, "--work"));
+          case "--repetitions" -> repetitions = Integer.parseInt(value(args, ++i, "--repetitions"));
+          case "--big-repetitions" ->
+              bigRepetitions = Integer.parseInt(value(args, ++i, "--big-repetitions"));
+          default ->
+              throw new IllegalArgumentException(
+                  "unknown option "
+                      + args[i]
+                      + "; usage: [--quick] [--only P1,P2,P3,P4,P5] [--out DIR] [--work DIR]"
+                      + " [--repetitions N] [--big-repetitions N]");
+        }
+      }
+      if (work == null) {
+        work = Files.createTempDirectory("timeline-archive-bench-");
+      }
+      return new Options(
+          quick,
+          only,
+          out,
+          work,
+          repetitions != null ? repetitions : quick ? 1 : 3,
+          bigRepetitions);
+    }
+
+    private static String value(String[] args, int i, String option) {
+      if (i >= args.length) {
+        throw new IllegalArgumentException(option + " needs a value");
+      }
+      return args[i];
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    Options options = Options.parse(args);
+    loadEmulatorSettings();
+    Results.Machine machine = Results.Machine.current();
+    LOG.info("benchmark on {}; work folder {}", machine.describe(), options.work());
+    List<Results.FigureRun> runs = run(options, machine);
+    // quick runs go to a folder of their own: they must not replace the figures of record
+    Path out = options.quick() ? options.out().resolve("quick") : options.out();
+    String table = Results.write(out, runs, options.quick());
+    System.out.println(table);
+    LOG.info("results written to {}", out.resolve("latest.md"));
+    Tables.delete(options.work());
+    // the emulators' shutdown hooks stop them
+    System.exit(0);
+  }
+
+  static List<Results.FigureRun> run(Options options, Results.Machine machine) throws Exception {
+    Path work = options.work();
+    Templates templates = new Templates(work.resolve("templates"));
+    List<Results.FigureRun> runs = new ArrayList<>();
+    boolean quick = options.quick();
+    int reps = options.repetitions();
+    Path hudiArchived = null;
+    if (options.only().contains("P1") || options.only().contains("P4")) {
+      ZonedDateTime start = now();
+      ArchivalFigure p1 = new ArchivalFigure(work, templates);
+      if (options.only().contains("P1")) {
+        p1.warmUp();
+      }
+      int[] sizes = quick ? new int[] {1_000, 5_000} : new int[] {1_000, 10_000, 100_000};
+      if (options.only().contains("P1")) {
+        List<Row> rows = new ArrayList<>();
+        for (int size : sizes) {
+          // the 100,000-file runs take minutes each: fewer of them
+          rows.add(p1.measure(size, size >= 100_000 ? options.bigRepetitions() : reps));
+        }
+        runs.add(new Results.FigureRun("P1", start, machine, rows));
+      } else {
+        // P4 alone: only Hudi's archive of the largest table is needed
+        p1.hudiArchivedOnly(sizes[sizes.length - 1]);
+      }
+      hudiArchived = p1.hudiArchivedTable();
+    }
+    if (options.only().contains("P2")) {
+      ZonedDateTime start = now();
+      runs.add(
+          new Results.FigureRun(
+              "P2", start, machine, new RequestsFigure().measure(quick ? 300 : 3_000)));
+    }
+    if (options.only().contains("P3")) {
+      ZonedDateTime start = now();
+      int[] sizes = quick ? new int[] {10_000, 100_000} : new int[] {10_000, 100_000, 1_000_000};
+      runs.add(
+          new Results.FigureRun(
+              "P3", start, machine, new SelectionFigure(quick ? 3 : 9, 5_000_000).measure(sizes)));
+    }
+    if (options.only().contains("P4")) {
+      ZonedDateTime start = now();
+      runs.add(
+          new Results.FigureRun("P4", start, machine, new ReadFigure(reps).measure(hudiArchived)));
+    }
+    if (options.only().contains("P5")) {
+      ZonedDateTime start = now();
+      runs.add(
+          new Results.FigureRun(
+              "P5",
+              start,
+              machine,
+              List.of(new MemoryFigure(work, templates).measure(quick ? 5_000 : 100_000, "256m"))));
+    }
+    return runs;
+  }
+
+  private static ZonedDateTime now() {
+    return ZonedDateTime.now(ZoneOffset.UTC);
+  }
+
+  /** Where the build put the emulators (Azurite from npm, fake-gcs-server from go install). */
+  private static void loadEmulatorSettings() throws IOException {
+    Properties p = new Properties();
+    try (InputStream in = BenchMain.class.getResourceAsStream("/archive-bench.properties")) {
+      if (in != null) {
+        p.load(in);
+      }
+    }
+    for (String key : p.stringPropertyNames()) {
+      if (System.getProperty(key) == null) {
+        System.setProperty(key, p.getProperty(key));
+      }
+    }
+  }
+}
