@@ -158,7 +158,9 @@ class TestHdfsTimelineArchiverMiniDfs {
     MetaStorage dying = new HdfsMetaStorageFactory().open(base, DFS.config());
     KilledAtAppend killed = new KilledAtAppend(dying, 2, landed);
     Map<String, String> config = keep(16, 12);
-    config.put("hoodie.commits.archival.batch", "4"); // several blocks in the run
+    // Several blocks, each appended as soon as it is complete: several appends in the run.
+    config.put("hoodie.commits.archival.batch", "4");
+    config.put("archive.write.buffer-bytes", "1");
     try (TimelineArchiver archiver =
         TimelineArchiver.create(killed, base, config, Clock.systemUTC(), ArchiveListener.NONE)) {
       assertThatThrownBy(archiver::archiveIfRequired).hasMessageContaining("killed");
