@@ -64,6 +64,15 @@ abstract class AbstractStoreIT {
 
   abstract Store store();
 
+  /**
+   * Whether a violation after the re-run of a run killed in {@code phase} is a known, reported bug
+   * of the product on this store (an expected failure, counted and printed on every trial that hits
+   * it); none by default.
+   */
+  boolean knownBug(String violation, String phase) {
+    return false;
+  }
+
   @BeforeAll
   void tableAndStore() throws Exception {
     assertThat(Jar.JAR).as("the shaded jar (system property timeline-archive.jar)").isRegularFile();
@@ -104,6 +113,7 @@ abstract class AbstractStoreIT {
         new Random(new java.util.SplittableRandom(SEED + store.name().hashCode()).nextLong());
     List<String> failures = new ArrayList<>();
     Map<String, Integer> phases = new TreeMap<>();
+    Map<String, Integer> knownBugs = new TreeMap<>();
     int checked = 0;
     long started0 = System.nanoTime();
     for (int trial = 1; trial <= TRIALS; trial++) {
@@ -139,7 +149,14 @@ abstract class AbstractStoreIT {
       long rerunStart = System.nanoTime();
       Jar.Run rerun = rerun(table);
       runMillis = Math.max(runMillis, (System.nanoTime() - rerunStart) / 1_000_000);
-      List<String> afterRerun = StoreTables.violations(checker, store, table);
+      List<String> afterRerun = new ArrayList<>(StoreTables.violations(checker, store, table));
+      String killedIn = phase;
+      List<String> known = afterRerun.stream().filter(v -> knownBug(v, killedIn)).toList();
+      if (!known.isEmpty()) {
+        afterRerun.removeAll(known);
+        knownBugs.merge(phase.replaceAll(" \\(.*", ""), 1, Integer::sum);
+        System.out.printf("%s trial %d: KNOWN BUG %s%n", store, trial, known);
+      }
       TreeSet<String> active = new TreeSet<>(StoreTables.snapshot(store, table).keySet());
       checked += 2;
       System.out.printf(
@@ -192,13 +209,15 @@ abstract class AbstractStoreIT {
       }
     }
     System.out.printf(
-        "%s: %d trials in %d s, %d checks; kills by phase: %s; failures: %d%n",
+        "%s: %d trials in %d s, %d checks; kills by phase: %s; failures: %d; known bug hit,"
+            + " by phase: %s%n",
         store,
         TRIALS,
         (System.nanoTime() - started0) / 1_000_000_000,
         checked,
         phases,
-        failures.size());
+        failures.size(),
+        knownBugs);
     assertThat(failures).isEmpty();
   }
 

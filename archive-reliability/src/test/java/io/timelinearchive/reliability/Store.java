@@ -27,7 +27,12 @@ record Store(String name, Map<String, String> config, RootMaker roots) {
 
   /** An in-process HDFS; the CLI's JVM connects to it with hdfs://127.0.0.1:port. */
   static Store hdfs(MiniDfs dfs) {
-    return new Store("hdfs", dfs.config(), dfs::newRoot);
+    Map<String, String> config = new TreeMap<>(dfs.config());
+    // Closing a file waits for the DataNode to report the block, retrying with a doubling pause
+    // from MiniDfs's 10 ms: 5 times (Hadoop's default) gave up on a very busy machine ("last block
+    // does not have enough number of replicas"); 10 wait up to about 10 s.
+    config.put("hadoop.dfs.client.block.write.locateFollowingBlock.retries", "10");
+    return new Store("hdfs", Map.copyOf(config), dfs::newRoot);
   }
 
   /** S3Proxy in this JVM, one bucket for every table. */
