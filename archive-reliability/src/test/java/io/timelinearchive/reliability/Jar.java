@@ -13,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 final class Jar {
   static final Path JAR = Path.of(System.getProperty("timeline-archive.jar", "missing"));
   private static final Path JAVA = Path.of(System.getProperty("java.home"), "bin", "java");
+  // a run on a server of a very busy machine can take longer (seen: over 3 minutes on Azurite)
+  private static final long TIMEOUT_MINUTES = Long.getLong("reliability.run-timeout-minutes", 3);
 
   private Jar() {}
 
@@ -20,12 +22,23 @@ final class Jar {
     String both() {
       return out + err;
     }
+
+    /**
+     * Standard error without the progress lines ("[1.2s] read") a run prints once it has taken a
+     * second, which a busy machine makes any run do.
+     */
+    String errors() {
+      return err.lines()
+          .filter(l -> !l.matches("^\\[[0-9.]+s\\] [a-z ]+$"))
+          .map(l -> l + "\n")
+          .collect(java.util.stream.Collectors.joining());
+    }
   }
 
   /** A started process whose output goes to files, so it can be read after a SIGKILL. */
   record Started(Process process, Path out, Path err) {
     Run await() throws IOException, InterruptedException {
-      if (!process.waitFor(3, TimeUnit.MINUTES)) {
+      if (!process.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
         process.destroyForcibly().waitFor();
         throw new AssertionError("timed out: " + process.info().commandLine().orElse("?"));
       }

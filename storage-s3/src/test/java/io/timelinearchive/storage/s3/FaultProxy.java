@@ -32,61 +32,61 @@ import java.util.function.Predicate;
  * work, the client never hears of it). Requests are forwarded byte for byte, so signatures stay
  * valid; only {@code Expect: 100-continue} is answered here (the signer leaves that header out).
  */
-final class FaultProxy implements AutoCloseable {
+public final class FaultProxy implements AutoCloseable {
 
   /** What happens to one request. */
-  record Fault(Kind kind, int status, String code) {
-    enum Kind {
+  public record Fault(Kind kind, int status, String code) {
+    public enum Kind {
       FORWARD,
       RESPOND,
       DROP_BEFORE,
       DROP_AFTER
     }
 
-    static final Fault FORWARD = new Fault(Kind.FORWARD, 0, "");
-    static final Fault DROP_BEFORE = new Fault(Kind.DROP_BEFORE, 0, "");
-    static final Fault DROP_AFTER = new Fault(Kind.DROP_AFTER, 0, "");
+    public static final Fault FORWARD = new Fault(Kind.FORWARD, 0, "");
+    public static final Fault DROP_BEFORE = new Fault(Kind.DROP_BEFORE, 0, "");
+    public static final Fault DROP_AFTER = new Fault(Kind.DROP_AFTER, 0, "");
 
-    static Fault respond(int status, String code) {
+    public static Fault respond(int status, String code) {
       return new Fault(Kind.RESPOND, status, code);
     }
   }
 
   /** One request as the proxy saw it. */
-  record Request(String method, String target, String head, byte[] body) {
-    String path() {
+  public record Request(String method, String target, String head, byte[] body) {
+    public String path() {
       int q = target.indexOf('?');
       return q < 0 ? target : target.substring(0, q);
     }
 
-    String query() {
+    public String query() {
       int q = target.indexOf('?');
       return q < 0 ? "" : target.substring(q + 1);
     }
 
-    boolean isPutObject() {
+    public boolean isPutObject() {
       return method.equals("PUT") && !query().contains("uploadId=");
     }
 
-    boolean isGetObject() {
+    public boolean isGetObject() {
       return method.equals("GET") && !query().contains("list-type=");
     }
 
-    boolean isCompleteMultipartUpload() {
+    public boolean isCompleteMultipartUpload() {
       return method.equals("POST") && query().contains("uploadId=");
     }
 
-    boolean isDeleteObjects() {
+    public boolean isDeleteObjects() {
       return method.equals("POST") && query().startsWith("delete");
     }
 
-    String bodyText() {
+    public String bodyText() {
       return new String(body, UTF_8);
     }
   }
 
   /** Decides the fault of each request; called once per request, in arrival order. */
-  interface Rule {
+  public interface Rule {
     Fault decide(Request request);
 
     /** Faults the first {@code times} requests that match. */
@@ -108,22 +108,22 @@ final class FaultProxy implements AutoCloseable {
   private final List<String> log = Collections.synchronizedList(new ArrayList<>());
   private volatile Rule rule = r -> Fault.FORWARD;
 
-  FaultProxy(URI upstream) throws IOException {
+  public FaultProxy(URI upstream) throws IOException {
     this.upstream = upstream;
     this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     connections.execute(this::accept);
   }
 
-  URI endpoint() {
+  public URI endpoint() {
     return URI.create("http://127.0.0.1:" + server.getLocalPort());
   }
 
-  void rule(Rule rule) {
+  public void rule(Rule rule) {
     this.rule = rule;
   }
 
   /** "METHOD target -> what happened", one line per request. */
-  List<String> log() {
+  public List<String> log() {
     synchronized (log) {
       return List.copyOf(log);
     }

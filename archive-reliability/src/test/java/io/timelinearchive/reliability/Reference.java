@@ -1,0 +1,79 @@
+package io.timelinearchive.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A sample table written once per JVM on local disk, and what an uninterrupted CLI run leaves of it
+ * there. Selection does not depend on the store, so runs on every server compare against it.
+ *
+ * @param original every instant file, by name
+ * @param cleanActive the instant files an uninterrupted run leaves active
+ * @param archived how many instant files that run archived
+ * @param millis how long that run took
+ */
+record Reference(
+    Path pristine,
+    Map<String, byte[]> original,
+    TreeSet<String> cleanActive,
+    int archived,
+    long millis) {
+  private static final Pattern ARCHIVED = Pattern.compile("archived (\\d+) instant file\\(s\\)");
+  private static Reference crash;
+  private static Reference small;
+
+  /** About 3,400 instant files, over 1,000 instants, archived one instant per block. */
+  static synchronized Reference crash() throws Exception {
+    if (crash == null) {
+      crash = of(3_400, 7, List.of("--batch", "1"));
+      assertThat(crash.instants()).as("instants in the table").isGreaterThanOrEqualTo(1_000);
+    }
+    return crash;
+  }
+
+  /** About 1,000 instant files, for races and store faults. */
+  static synchronized Reference small() throws Exception {
+    if (small == null) {
+      small = of(1_000, 11, List.of("--batch", "2"));
+    }
+    return small;
+  }
+
+  long instants() {
+    return original.keySet().stream().map(n -> n.substring(0, n.indexOf('.'))).distinct().count();
+  }
+
+  static int archived(Jar.Run run) {
+    Matcher m = ARCHIVED.matcher(run.out());
+    assertThat(m.find()).as("a result in: %s", run.out()).isTrue();
+    return Integer.parseInt(m.group(1));
+  }
+
+  private static Reference of(int files, long seed, List<String> options) throws Exception {
+    assertThat(Jar.JAR).as("the shaded jar (system property timeline-archive.jar)").isRegularFile();
+    Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "reference-");
+    Path pristine = dir.resolve("pristine");
+    Tables.write(pristine, files, seed);
+    Map<String, byte[]> original = Tables.snapshot(pristine);
+    Path clean = dir.resolve("clean");
+    Tables.link(pristine, clean);
+    List<String> args = new java.util.ArrayList<>(List.of("archive", clean.toString()));
+    args.addAll(options);
+    long start = System.nanoTime();
+    Jar.Run run = Jar.start(dir, args).await();
+    long millis = (System.nanoTime() - start) / 1_000_000;
+    assertThat(run.exitCode()).as("uninterrupted run: %s", run.err()).isZero();
+    assertThat(Tables.violations(new io.timelinearchive.archive.InvariantChecker(original), clean))
+        .isEmpty();
+    TreeSet<String> cleanActive = new TreeSet<>(Tables.snapshot(clean).keySet());
+    assertThat(cleanActive.size()).isLessThan(original.size() / 4);
+    return new Reference(pristine, original, cleanActive, archived(run), millis);
+  }
+}
