@@ -22,7 +22,15 @@ final class ExclusiveCreate {
     try {
       storage.createExclusive(file, content);
     } catch (OutcomeUnknownException e) {
-      if (!Arrays.equals(storage.read(file), content)) {
+      byte[] found;
+      try {
+        found = storage.read(file);
+      } catch (java.nio.file.NoSuchFileException absent) {
+        // The create did not land: the store's failure is the error to report, not the absence.
+        e.addSuppressed(absent);
+        throw e;
+      }
+      if (!Arrays.equals(found, content)) {
         FileAlreadyExistsException other =
             new FileAlreadyExistsException(
                 file.toString(), null, "written by someone else meanwhile; left as it is");
