@@ -4,17 +4,13 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.timelinearchive.storage.AppendableLog;
-import io.timelinearchive.storage.FileIterator;
+import io.timelinearchive.storage.ForwardingMetaStorage;
 import io.timelinearchive.storage.InMemoryMetaStorageFactory;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.OutcomeUnknownException;
 import io.timelinearchive.storage.StorageLocation;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.FileAlreadyExistsException;
-import java.util.Collection;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -52,7 +48,14 @@ class TestExclusiveCreate {
   }
 
   /** A store whose creates fail with an unknown outcome, after landing or not. */
-  private record UnknownOutcome(MetaStorage delegate, boolean land) implements MetaStorage {
+  private static final class UnknownOutcome extends ForwardingMetaStorage {
+    private final boolean land;
+
+    UnknownOutcome(MetaStorage delegate, boolean land) {
+      super(delegate);
+      this.land = land;
+    }
+
     @Override
     public void createExclusive(StorageLocation f, byte[] content) throws IOException {
       if (land) {
@@ -60,31 +63,6 @@ class TestExclusiveCreate {
       }
       throw new OutcomeUnknownException(
           "create " + f + ": HTTP 500 InternalError after retries", null);
-    }
-
-    @Override
-    public FileIterator list(StorageLocation folder) throws IOException {
-      return delegate.list(folder);
-    }
-
-    @Override
-    public byte[] read(StorageLocation f) throws IOException {
-      return delegate.read(f);
-    }
-
-    @Override
-    public InputStream open(StorageLocation f) throws IOException {
-      return delegate.open(f);
-    }
-
-    @Override
-    public Optional<AppendableLog> openLog(StorageLocation f) throws IOException {
-      return delegate.openLog(f);
-    }
-
-    @Override
-    public void deleteAll(Collection<StorageLocation> files) throws IOException {
-      delegate.deleteAll(files);
     }
 
     @Override

@@ -8,12 +8,11 @@ import io.timelinearchive.archive.ArchivedInstant;
 import io.timelinearchive.archive.TimelineArchiver;
 import io.timelinearchive.hudicompat.HudiView.Id;
 import io.timelinearchive.storage.AppendableLog;
-import io.timelinearchive.storage.FileIterator;
+import io.timelinearchive.storage.ForwardingMetaStorage;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -278,33 +277,12 @@ class TestHudiMergeInterop {
    * The local disk seen as a store without append; optionally dies when the merge deletes its
    * sources (a delete of several archive files at once), before or after the first of them.
    */
-  private static final class OneFilePerRun implements MetaStorage {
-    private final MetaStorage delegate;
+  private static final class OneFilePerRun extends ForwardingMetaStorage {
     private final CrashAt crashAt;
 
     OneFilePerRun(MetaStorage delegate, CrashAt crashAt) {
-      this.delegate = delegate;
+      super(delegate);
       this.crashAt = crashAt;
-    }
-
-    @Override
-    public FileIterator list(StorageLocation folder) throws IOException {
-      return delegate.list(folder);
-    }
-
-    @Override
-    public byte[] read(StorageLocation file) throws IOException {
-      return delegate.read(file);
-    }
-
-    @Override
-    public InputStream open(StorageLocation file) throws IOException {
-      return delegate.open(file);
-    }
-
-    @Override
-    public void createExclusive(StorageLocation file, byte[] content) throws IOException {
-      delegate.createExclusive(file, content);
     }
 
     @Override
