@@ -135,12 +135,7 @@ final class ArchiveWriter implements Closeable {
           bytes += blocks.get(i).length;
           i++;
         }
-        byte[] chunk = new byte[Math.toIntExact(bytes)];
-        int at = 0;
-        for (byte[] block : blocks.subList(from, i)) {
-          System.arraycopy(block, 0, chunk, at, block.length);
-          at += block.length;
-        }
+        byte[] chunk = concat(blocks.subList(from, i), bytes);
         // Renews a long write's lease; a holder that lost it stops appending before a successor
         // (which waits for the lease to run out) can append to the same file.
         lock.checkIfDue();
@@ -236,12 +231,7 @@ final class ArchiveWriter implements Closeable {
 
   private void writeNewFile() throws IOException {
     StorageLocation file = archiveFolder.resolve(ArchiveFileName.of(nextVersion));
-    byte[] content = new byte[Math.toIntExact(blockBytes)];
-    int at = 0;
-    for (byte[] block : blocks) {
-      System.arraycopy(block, 0, content, at, block.length);
-      at += block.length;
-    }
+    byte[] content = concat(blocks, blockBytes);
     // The blocks are in the content now: let them go before the (possibly slow) upload.
     int blockCount = blocks.size();
     blocks.clear();
@@ -255,5 +245,15 @@ final class ArchiveWriter implements Closeable {
     }
     written.add(new ArchiveResult.WrittenFile(file.fileName(), false, content.length, blockCount));
     nextVersion++;
+  }
+
+  private static byte[] concat(List<byte[]> parts, long length) {
+    byte[] all = new byte[Math.toIntExact(length)];
+    int at = 0;
+    for (byte[] part : parts) {
+      System.arraycopy(part, 0, all, at, part.length);
+      at += part.length;
+    }
+    return all;
   }
 }
