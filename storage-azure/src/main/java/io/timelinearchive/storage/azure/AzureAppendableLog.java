@@ -108,7 +108,7 @@ final class AzureAppendableLog implements AppendableLog {
               md5(bytes, offset, size),
               conditions,
               null,
-              AttemptCounter.context(attempts));
+              ServiceRequestCounter.context(attempts));
       length += size;
       Integer count = response.getValue().getBlobCommittedBlockCount();
       blocks = count != null ? count : blocks + 1;

@@ -98,7 +98,6 @@ final class AzureMetaStorage implements MetaStorage {
     if (!config.endpointFromConnectionString()) {
       builder.endpoint(config.endpoint());
     }
-    builder.addPolicy(new AttemptCounter());
     builder.addPolicy(requests);
     extraPolicies.forEach(builder::addPolicy);
     this.container = builder.buildClient().getBlobContainerClient(config.container());
@@ -183,7 +182,8 @@ final class AzureMetaStorage implements MetaStorage {
             .setContentMd5(md5(content))
             .setRequestConditions(new BlobRequestConditions().setIfNoneMatch("*"));
     try {
-      blob.getBlockBlobClient().uploadWithResponse(options, null, AttemptCounter.context(attempts));
+      blob.getBlockBlobClient()
+          .uploadWithResponse(options, null, ServiceRequestCounter.context(attempts));
     } catch (RuntimeException e) {
       if (AzureErrors.isAlreadyExists(e)) {
         if (attempts.get() > 1) {

@@ -8,10 +8,12 @@ import com.azure.core.http.HttpPipelinePosition;
 import com.azure.core.http.HttpRequest;
 import com.azure.core.http.HttpResponse;
 import com.azure.core.http.policy.HttpPipelinePolicy;
+import com.azure.core.util.Context;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import reactor.core.publisher.Mono;
 
@@ -19,10 +21,16 @@ import reactor.core.publisher.Mono;
  * Counts the HTTP requests one client sends to the Blob service, by operation, once per attempt
  * (retries are requests too: the service bills them). The parts of a blob batch pass through the
  * pipeline to be serialised into the batch body, not sent: they are not counted, the batch is.
+ *
+ * <p>It also counts the attempts of one call made with {@link #context}, so that a conditional
+ * write refused on a later attempt can be told apart from one refused on the first: only the latter
+ * proves the target existed before this call.
  */
 final class ServiceRequestCounter implements HttpPipelinePolicy {
   /** The context key the batch client sets on the parts of a batch. */
   private static final String BATCH_PART = "Batch-Operation-Info";
+
+  private static final String ATTEMPTS = ServiceRequestCounter.class.getName() + ".attempts";
 
   private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
 
@@ -44,6 +52,11 @@ final class ServiceRequestCounter implements HttpPipelinePolicy {
     return next.processSync();
   }
 
+  /** A context for one call whose attempts land in {@code attempts}. */
+  static Context context(AtomicInteger attempts) {
+    return new Context(ATTEMPTS, attempts);
+  }
+
   /** A snapshot, sorted by operation name. */
   Map<String, Long> snapshot() {
     Map<String, Long> copy = new TreeMap<>();
@@ -52,6 +65,7 @@ final class ServiceRequestCounter implements HttpPipelinePolicy {
   }
 
   private void count(HttpPipelineCallContext context) {
+    context.getData(ATTEMPTS).ifPresent(counter -> ((AtomicInteger) counter).incrementAndGet());
     if (context.getData(BATCH_PART).isPresent()) {
       return;
     }
