@@ -28,6 +28,14 @@ record Reference(
   private static final Pattern ARCHIVED = Pattern.compile("archived (\\d+) instant file\\(s\\)");
   private static Reference crash;
   private static Reference small;
+  private static Reference faults;
+
+  /** The settings {@link #faults()} was archived with, for in-process runs to match it. */
+  static final Map<String, String> FAULTS_CONFIG =
+      Map.of(
+          "hoodie.commits.archival.batch", "2",
+          "hoodie.keep.min.commits", "4",
+          "hoodie.keep.max.commits", "6");
 
   /** About 3,400 instant files, over 1,000 instants, archived one instant per block. */
   static synchronized Reference crash() throws Exception {
@@ -44,6 +52,17 @@ record Reference(
       small = of(1_000, 11, List.of("--batch", "2"));
     }
     return small;
+  }
+
+  /**
+   * About 400 instant files, archived down to a few commits ({@link #FAULTS_CONFIG}): a table small
+   * enough for many in-process runs per store in the short form.
+   */
+  static synchronized Reference faults() throws Exception {
+    if (faults == null) {
+      faults = of(400, 13, List.of("--batch", "2", "--min", "4", "--max", "6"));
+    }
+    return faults;
   }
 
   long instants() {
