@@ -14,6 +14,7 @@ import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.storage.hdfs.MiniDfs;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -178,8 +179,8 @@ class DecoratorFaultIT {
       return;
     }
     List<Path> files;
-    try (Stream<Path> walk = java.nio.file.Files.walk(from)) {
-      files = walk.filter(java.nio.file.Files::isRegularFile).toList();
+    try (Stream<Path> walk = Files.walk(from)) {
+      files = walk.filter(Files::isRegularFile).toList();
     }
     ExecutorService pool = Executors.newFixedThreadPool(8);
     try (FileSystem fs = DFS.newClient()) {
@@ -192,7 +193,7 @@ class DecoratorFaultIT {
             pool.submit(
                 () -> {
                   try (FSDataOutputStream out = fs.create(target, false)) {
-                    out.write(java.nio.file.Files.readAllBytes(file));
+                    out.write(Files.readAllBytes(file));
                   }
                   return null;
                 }));
