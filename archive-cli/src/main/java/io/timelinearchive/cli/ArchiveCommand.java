@@ -37,7 +37,8 @@ final class ArchiveCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     try (TimelineArchiver archiver =
-        TimelineArchiver.open(table, options.config(), new ProgressListener(err))) {
+        TimelineArchiver.open(
+            table, options.config(), PauseHook.wrap(new ProgressListener(err), err))) {
       if (dryRun) {
         ArchivalPlan plan = archiver.plan();
         PlanCommand.print(out, root.json, plan, archiver.rules(), true);

@@ -138,14 +138,14 @@ final class ArchiveLock implements AutoCloseable {
               + expiry
               + " (or nearly: "
               + left
-              + " left); stopping before any deletion");
+              + " left); stopping: this run writes and deletes nothing more");
     }
     Optional<Holder> holder = readHolder(storage, folder.resolve(PREFIX + generation));
     if (holder.isEmpty() || !holder.get().owner().equals(owner)) {
       throw new ArchiveLockedException(
           "archive lock of "
               + owner
-              + " was taken over by another archiver; stopping before any deletion");
+              + " was taken over by another archiver; stopping: this run writes and deletes nothing more");
     }
     if (left.compareTo(lease.dividedBy(2)) < 0) {
       renew();
