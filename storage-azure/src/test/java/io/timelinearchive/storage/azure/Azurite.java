@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +44,7 @@ public final class Azurite implements AutoCloseable {
   private static final Pattern LISTENING =
       Pattern.compile("successfully listens on http://127\\.0\\.0\\.1:(\\d+)");
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+  private static final Duration MAX_AGE = Duration.ofMinutes(7);
 
   private static Azurite instance;
 
@@ -51,6 +53,7 @@ public final class Azurite implements AutoCloseable {
   private final String version;
   private final Duration startTime;
   private final Path log;
+  private final Instant started = Instant.now();
 
   private Azurite(Process process, int port, String version, Duration startTime, Path log) {
     this.process = process;
@@ -60,17 +63,28 @@ public final class Azurite implements AutoCloseable {
     this.log = log;
   }
 
-  /** The running server, started on first use. */
+  /**
+   * The running server, started on first use, and started afresh when it has run for {@link
+   * #MAX_AGE}: under load, a server that had taken and deleted blobs for 10 minutes answered no
+   * request for the next 8 to 12 (Azurite first runs its blob GC 10 minutes after start). So a test
+   * that runs long asks for the server again now and then, and tables do not outlive it.
+   */
   public static synchronized Azurite get() {
-    if (instance == null || !instance.process.isAlive()) {
-      try {
-        instance = start();
-      } catch (IOException e) {
-        throw new IllegalStateException("cannot start Azurite: " + e.getMessage(), e);
+    if (instance != null && instance.process.isAlive()) {
+      if (Duration.between(instance.started, Instant.now()).compareTo(MAX_AGE) < 0) {
+        return instance;
       }
-      Azurite started = instance;
-      Runtime.getRuntime().addShutdownHook(new Thread(started::close, "azurite-stop"));
+      LOG.info(
+          "Azurite (pid {}) has run for {}: starting a fresh one", instance.process.pid(), MAX_AGE);
+      instance.close();
     }
+    try {
+      instance = start();
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot start Azurite: " + e.getMessage(), e);
+    }
+    Azurite started = instance;
+    Runtime.getRuntime().addShutdownHook(new Thread(started::close, "azurite-stop"));
     return instance;
   }
 
@@ -201,7 +215,9 @@ public final class Azurite implements AutoCloseable {
   public BlobContainerClient newContainer() {
     BlobContainerClient container =
         serviceClient().getBlobContainerClient("t" + UUID.randomUUID().toString().replace("-", ""));
-    container.create();
+    // the name is new: a container already there is this call's own, from an attempt whose answer
+    // the client did not get before it retried
+    container.createIfNotExists();
     return container;
   }
 
