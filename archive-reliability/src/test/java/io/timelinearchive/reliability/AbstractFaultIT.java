@@ -8,10 +8,12 @@ import io.timelinearchive.storage.s3.FaultProxy;
 import io.timelinearchive.storage.s3.FaultProxy.Fault;
 import io.timelinearchive.storage.s3.FaultProxy.Request;
 import io.timelinearchive.storage.s3.FaultProxy.Rule;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -21,61 +23,150 @@ import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Store faults under the CLI: it archives a table on S3Proxy through a proxy that answers errors
- * (503 SlowDown, 429, 500), delays, or drops the connection before or after forwarding, on chosen
- * requests. Each run either completes or fails safe (a non-zero exit with a one-line message, no
- * stack trace, the invariants holding right after it); a later run straight to the server then
- * leaves the table as an uninterrupted run does, every original instant file present exactly once.
+ * Store faults under the CLI: it archives a table on a server through a proxy that answers errors
+ * (503, 429, 500), delays, or drops the connection before or after forwarding, on chosen requests.
+ * Each run either completes or fails safe (a non-zero exit with a one-line message, no stack trace,
+ * the invariants holding right after it); a later run straight to the server then leaves the table
+ * as an uninterrupted run does, every original instant file present exactly once.
+ *
+ * <p>The proxy is storage-s3's test proxy: plain HTTP/1.1 forwarded byte for byte, so it serves the
+ * other HTTP stores as well. Each subclass says which of its store's requests are which.
+ *
+ * <p>Every case runs on every store in the long form ({@code -Dreliability.fault-cases=all}); the
+ * short form runs the cases marked short, which each store may change.
  */
-class S3FaultIT {
-  private static Path work;
-  private static Store store;
-  private static FaultProxy proxy;
-  private static Reference reference;
-  private static final AtomicInteger DELAYED = new AtomicInteger();
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class AbstractFaultIT {
+  private static final boolean ALL_CASES =
+      "all".equals(System.getProperty("reliability.fault-cases", "short"));
+
+  private Path work;
+  private Store store;
+  private FaultProxy proxy;
+  private Reference reference;
+  private final AtomicInteger delayed = new AtomicInteger();
+
+  abstract Store store();
+
+  /** The store's settings, sending its requests to {@code proxy} instead. */
+  abstract Map<String, String> viaProxy(Map<String, String> config, URI proxy);
+
+  /** Where the proxy forwards to. */
+  abstract URI upstream(Map<String, String> config);
+
+  /** Whether the short form runs the case of this name on this store: the cases marked short. */
+  boolean inShortForm(String name, boolean marked) {
+    return marked;
+  }
+
+  /** An error answer of the store's API with this status. */
+  abstract Fault error(int status);
+
+  abstract boolean instantRead(Request r);
+
+  abstract boolean list(Request r);
+
+  /** A request that creates or appends to an archive file. */
+  abstract boolean archiveWrite(Request r);
+
+  abstract boolean lockWrite(Request r);
+
+  /** A request deleting one file or a batch of them. */
+  abstract boolean delete(Request r);
+
+  /** A delete of the lock, as the end of a run releases it. */
+  boolean lockRelease(Request r) {
+    return delete(r) && names(r).contains(".timeline_archive.lock.");
+  }
+
+  /**
+   * The target and the start of the body, where the requests of these APIs name files, with the
+   * slashes of object names unescaped (the other characters of our file names are never escaped).
+   */
+  static String names(Request r) {
+    String headers = r.head().toLowerCase(java.util.Locale.ROOT);
+    byte[] body =
+        headers.contains("\r\ntransfer-encoding: chunked") ? unchunked(r.body()) : r.body();
+    // the GCS client compresses what it uploads
+    if (headers.contains("\r\ncontent-encoding: gzip")) {
+      try (java.io.InputStream in =
+          new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(body))) {
+        body = in.readNBytes(64 * 1024);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException("a gzip body the proxy cannot read", e);
+      }
+    }
+    String head =
+        new String(body, 0, Math.min(body.length, 64 * 1024), StandardCharsets.ISO_8859_1);
+    return unescapeSlashes(r.target() + "\n" + head);
+  }
+
+  /** The data of a chunked body, without its framing. */
+  private static byte[] unchunked(byte[] raw) {
+    java.io.ByteArrayOutputStream data = new java.io.ByteArrayOutputStream();
+    int at = 0;
+    while (at < raw.length) {
+      int lineEnd = at;
+      while (lineEnd + 1 < raw.length && !(raw[lineEnd] == '\r' && raw[lineEnd + 1] == '\n')) {
+        lineEnd++;
+      }
+      String size = new String(raw, at, lineEnd - at, StandardCharsets.ISO_8859_1).split(";")[0];
+      int n = Integer.parseInt(size.trim(), 16);
+      if (n == 0) {
+        break;
+      }
+      data.write(raw, lineEnd + 2, n);
+      at = lineEnd + 2 + n + 2;
+    }
+    return data.toByteArray();
+  }
+
+  /** The path, with the slashes of object names unescaped. */
+  static String path(Request r) {
+    return unescapeSlashes(r.path());
+  }
+
+  static boolean namesAnInstantFile(Request r) {
+    return path(r).matches(".*/\\.hoodie/\\d+\\.[a-z.]+$");
+  }
+
+  private static String unescapeSlashes(String s) {
+    return s.replace("%2F", "/").replace("%2f", "/");
+  }
 
   @BeforeAll
-  static void serverAndProxy() throws Exception {
-    work = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "S3FaultIT-");
+  void workAndTable() throws Exception {
+    work =
+        Files.createTempDirectory(
+            Path.of("target").toAbsolutePath(), getClass().getSimpleName() + "-");
     reference = Reference.small();
-    store = Store.s3();
-    proxy = new FaultProxy(java.net.URI.create(store.config().get("s3.endpoint")));
+  }
+
+  /** The store and a proxy in front of it, for each case: a server may be replaced meanwhile. */
+  private void serverAndProxy() throws Exception {
+    store = store();
+    if (proxy == null || !proxy.upstream().equals(upstream(store.config()))) {
+      if (proxy != null) {
+        proxy.close();
+      }
+      proxy = new FaultProxy(upstream(store.config()));
+    }
   }
 
   @AfterAll
-  static void stopProxy() throws Exception {
+  void stopProxy() throws Exception {
     if (proxy != null) {
       proxy.close();
     }
     if (work != null) {
       Tables.delete(work);
     }
-  }
-
-  private static boolean instantRead(Request r) {
-    return r.isGetObject() && r.path().matches(".*/\\.hoodie/\\d+\\.[a-z.]+$");
-  }
-
-  private static boolean archivePut(Request r) {
-    return r.isPutObject() && r.path().contains("/.commits_.archive.");
-  }
-
-  private static boolean lockPut(Request r) {
-    return r.isPutObject() && r.path().contains("/.timeline_archive.lock.");
-  }
-
-  // the S3 backend deletes everything with DeleteObjects, the lock included
-  private static boolean lockRelease(Request r) {
-    return r.isDeleteObjects() && r.bodyText().contains(".timeline_archive.lock.");
-  }
-
-  private static boolean list(Request r) {
-    return r.method().equals("GET") && r.query().contains("list-type=");
   }
 
   /** Faults every {@code n}th matching request. */
@@ -91,11 +182,11 @@ class S3FaultIT {
   }
 
   /** Forwards the first {@code times} matching requests after a pause. */
-  private static Rule delay(int times, Predicate<Request> match, long millis) {
+  private Rule delay(int times, Predicate<Request> match, long millis) {
     AtomicInteger left = new AtomicInteger(times);
     return r -> {
       if (match.test(r) && left.getAndDecrement() > 0) {
-        DELAYED.incrementAndGet();
+        delayed.incrementAndGet();
         try {
           Thread.sleep(millis);
         } catch (InterruptedException e) {
@@ -107,88 +198,84 @@ class S3FaultIT {
   }
 
   /** Every 4th request fails, in turn: dropped before, dropped after forwarding, 503, 500. */
-  private static Rule chaos() {
+  private Rule chaos() {
     AtomicInteger seen = new AtomicInteger();
-    List<Fault> faults =
-        List.of(
-            Fault.DROP_BEFORE,
-            Fault.DROP_AFTER,
-            Fault.respond(503, "SlowDown"),
-            Fault.respond(500, "InternalError"));
+    List<Fault> faults = List.of(Fault.DROP_BEFORE, Fault.DROP_AFTER, error(503), error(500));
     return r -> {
       int n = seen.incrementAndGet();
       return n % 4 == 0 ? faults.get((n / 4) % faults.size()) : Fault.FORWARD;
     };
   }
 
-  static Stream<Arguments> faults() {
-    Map<String, Supplier<Rule>> cases = new java.util.LinkedHashMap<>();
+  private record Case(boolean shortForm, Supplier<Rule> rule) {}
+
+  Stream<Arguments> faults() {
+    Map<String, Case> cases = new LinkedHashMap<>();
     cases.put(
         "503 on the first 5 instant reads",
-        () -> Rule.first(5, S3FaultIT::instantRead, Fault.respond(503, "SlowDown")));
+        new Case(true, () -> Rule.first(5, this::instantRead, error(503))));
     cases.put(
         "429 on every instant read",
-        () -> Rule.every(S3FaultIT::instantRead, Fault.respond(429, "TooManyRequests")));
+        new Case(false, () -> Rule.every(this::instantRead, error(429))));
     cases.put(
         "500 on every 50th instant read",
-        () -> everyNth(50, S3FaultIT::instantRead, Fault.respond(500, "InternalError")));
+        new Case(false, () -> everyNth(50, this::instantRead, error(500))));
     cases.put(
         "instant reads dropped before forwarding, every 20th",
-        () -> everyNth(20, S3FaultIT::instantRead, Fault.DROP_BEFORE));
-    cases.put("listings delayed 1 s", () -> delay(10, S3FaultIT::list, 1_000));
+        new Case(true, () -> everyNth(20, this::instantRead, Fault.DROP_BEFORE)));
+    cases.put("listings delayed 1 s", new Case(false, () -> delay(10, this::list, 1_000)));
     cases.put(
-        "the archive file's PUT dropped before forwarding, once",
-        () -> Rule.first(1, S3FaultIT::archivePut, Fault.DROP_BEFORE));
+        "the archive file's write dropped before forwarding, once",
+        new Case(false, () -> Rule.first(1, this::archiveWrite, Fault.DROP_BEFORE)));
     cases.put(
-        "the archive file's PUT forwarded, its answer dropped, once",
-        () -> Rule.first(1, S3FaultIT::archivePut, Fault.DROP_AFTER));
+        "the archive file's write forwarded, its answer dropped, once",
+        new Case(true, () -> Rule.first(1, this::archiveWrite, Fault.DROP_AFTER)));
     cases.put(
-        "the archive file's PUT forwarded, its answer dropped, every time",
-        () -> Rule.every(S3FaultIT::archivePut, Fault.DROP_AFTER));
+        "the archive file's write forwarded, its answer dropped, every time",
+        new Case(false, () -> Rule.every(this::archiveWrite, Fault.DROP_AFTER)));
     cases.put(
-        "500 on every PUT of the archive file",
-        () -> Rule.every(S3FaultIT::archivePut, Fault.respond(500, "InternalError")));
+        "500 on every write of the archive file",
+        new Case(false, () -> Rule.every(this::archiveWrite, error(500))));
     cases.put(
-        "the lock's PUT forwarded, its answer dropped, once",
-        () -> Rule.first(1, S3FaultIT::lockPut, Fault.DROP_AFTER));
+        "the lock's write forwarded, its answer dropped, once",
+        new Case(true, () -> Rule.first(1, this::lockWrite, Fault.DROP_AFTER)));
     cases.put(
-        "DeleteObjects forwarded, its answer dropped, once",
-        () -> Rule.first(1, Request::isDeleteObjects, Fault.DROP_AFTER));
+        "a delete forwarded, its answer dropped, once",
+        new Case(false, () -> Rule.first(1, this::delete, Fault.DROP_AFTER)));
+    cases.put("503 on every delete", new Case(false, () -> Rule.every(this::delete, error(503))));
     cases.put(
-        "503 on every DeleteObjects",
-        () -> Rule.every(Request::isDeleteObjects, Fault.respond(503, "SlowDown")));
+        "the first 3 deletes delayed 2 s", new Case(false, () -> delay(3, this::delete, 2_000)));
     cases.put(
-        "the first 3 DeleteObjects delayed 2 s", () -> delay(3, Request::isDeleteObjects, 2_000));
-    cases.put(
-        "500 on every DeleteObjects after the first 10 (amid the oldest-first deletes)",
-        () -> after(10, Request::isDeleteObjects, Fault.respond(500, "InternalError")));
+        "500 on every delete after the first 10 (amid the oldest-first deletes)",
+        new Case(true, () -> after(10, this::delete, error(500))));
     cases.put(
         "500 on every release of the lock",
-        () -> Rule.every(S3FaultIT::lockRelease, Fault.respond(500, "InternalError")));
-    cases.put("every 4th request fails, in turn four ways", S3FaultIT::chaos);
-    return cases.entrySet().stream().map(e -> Arguments.of(e.getKey(), e.getValue()));
+        new Case(false, () -> Rule.every(this::lockRelease, error(500))));
+    cases.put("every 4th request fails, in turn four ways", new Case(true, this::chaos));
+    return cases.entrySet().stream()
+        .filter(e -> ALL_CASES || inShortForm(e.getKey(), e.getValue().shortForm()))
+        .map(e -> Arguments.of(e.getKey(), e.getValue().rule()));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("faults")
   void aFaultyRunCompletesOrFailsSafeAndALaterRunRestores(String name, Supplier<Rule> rule)
       throws Exception {
+    serverAndProxy();
     StorageLocation table = store.newRoot("fault");
     StoreTables.upload(reference.pristine(), store, table);
     InvariantChecker checker = new InvariantChecker(reference.original());
 
-    Map<String, String> viaProxy = new HashMap<>(store.config());
-    viaProxy.put("s3.endpoint", proxy.endpoint().toString());
     // A lease shorter than the default 10 minutes, so that a lock left by a failed release costs
     // the later run a short wait; long enough that a busy machine's pauses do not outlast it.
     List<String> args =
         new ArrayList<>(
             List.of(
                 "archive", table.toString(), "--batch", "2", "--conf", "archive.lock.lease=30s"));
-    new java.util.TreeMap<>(viaProxy)
+    new java.util.TreeMap<>(viaProxy(store.config(), proxy.endpoint()))
         .forEach((k, v) -> args.addAll(List.of("--conf", k + "=" + v)));
     int logBefore = proxy.log().size();
-    int delayedBefore = DELAYED.get();
+    int delayedBefore = delayed.get();
     proxy.rule(rule.get());
     Jar.Run faulty;
     try {
@@ -196,12 +283,12 @@ class S3FaultIT {
     } finally {
       proxy.rule(r -> Fault.FORWARD);
     }
+    List<String> log = proxy.log().subList(logBefore, proxy.log().size());
+    assertThat(log)
+        .as("the proxy's own failures")
+        .noneMatch(l -> l.startsWith(FaultProxy.PROXY_FAILED));
     long faulted =
-        proxy.log().subList(logBefore, proxy.log().size()).stream()
-                .filter(l -> !l.endsWith("FORWARD 0"))
-                .count()
-            + DELAYED.get()
-            - delayedBefore;
+        log.stream().filter(l -> !l.endsWith("FORWARD 0")).count() + delayed.get() - delayedBefore;
     List<String> afterFaulty = StoreTables.violations(checker, store, table);
 
     StoreTables.waitForLease(store, table);
@@ -211,12 +298,13 @@ class S3FaultIT {
     List<String> afterRestore = StoreTables.violations(checker, store, table);
     TreeSet<String> active = new TreeSet<>(StoreTables.snapshot(store, table).keySet());
     System.out.printf(
-        "fault '%s': %d requests faulted or delayed; faulty run exit %d (%s); violations after it %d;"
-            + " later run exit %d (%s), violations after it %d%n",
+        "%s fault '%s': %d requests faulted or delayed; faulty run exit %d (%s); violations after"
+            + " it %d; later run exit %d (%s), violations after it %d%n",
+        store,
         name,
         faulted,
         faulty.exitCode(),
-        faulty.exitCode() == 0 ? faulty.out().strip() : faulty.err().strip(),
+        faulty.exitCode() == 0 ? faulty.out().strip() : faulty.errors().strip(),
         afterFaulty.size(),
         restore.exitCode(),
         restore.out().strip(),

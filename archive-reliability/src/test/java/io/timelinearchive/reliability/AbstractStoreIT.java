@@ -33,6 +33,8 @@ import org.junit.jupiter.api.TestInstance;
  * after one uninterrupted run. Every build races 8 threads of the test JVM (cheap; {@link RaceIT}
  * races processes on local disk); {@code -Dreliability.server-race-rounds=N} adds N rounds of 8 CLI
  * processes per server (the long form: 8 JVMs at once are slow on a small machine).
+ *
+ * <p>Paused holder: see {@link PausedHolder}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AbstractStoreIT {
@@ -63,6 +65,11 @@ abstract class AbstractStoreIT {
   private long runMillis = 20_000;
 
   abstract Store store();
+
+  /** The store for crash trial {@code trial} (from 1); {@code current} by default. */
+  Store storeForTrial(int trial, Store current) throws Exception {
+    return current;
+  }
 
   /**
    * Whether a violation after the re-run of a run killed in {@code phase} is a known, reported bug
@@ -117,6 +124,7 @@ abstract class AbstractStoreIT {
     int checked = 0;
     long started0 = System.nanoTime();
     for (int trial = 1; trial <= TRIALS; trial++) {
+      store = storeForTrial(trial, store);
       StorageLocation table = store.newRoot("trial-" + trial);
       StoreTables.upload(pristine, store, table);
       CrashIT.Moment moment =
@@ -323,6 +331,19 @@ abstract class AbstractStoreIT {
           .as("no lock or journal left behind")
           .noneMatch(n -> n.startsWith(".timeline_archive"));
       StoreTables.clear(store, table);
+    }
+  }
+
+  /**
+   * A holder paused before its deletes past its lease; the long form (server race rounds) also
+   * pauses it before writing and between the pending and the completed deletes.
+   */
+  @Test
+  void aHolderPausedPastItsLeaseGivesUpAndASuccessorFinishes() throws Exception {
+    // The small table writes in a second or two; 15 s leaves the successor's run on a busy
+    // machine room, and keeps the wait for the paused holder's lease short.
+    for (String phase : ROUNDS > 0 ? PausedHolder.PHASES : List.of("DELETE_PENDING")) {
+      System.out.println(PausedHolder.run(work, store, Reference.small(), phase, "15s"));
     }
   }
 

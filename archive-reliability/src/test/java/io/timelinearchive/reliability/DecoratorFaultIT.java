@@ -27,7 +27,6 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -51,8 +50,6 @@ class DecoratorFaultIT {
 
   @TempDir static Path localDisk;
 
-  private static final AtomicInteger ROOTS = new AtomicInteger();
-
   // As long as S3FaultIT's, so that no delay here makes a faulty run lose its lease. The later
   // run does not wait for a lease a faulty run left: its clock starts past it (see laterClock).
   private static final String LEASE = "30s";
@@ -60,11 +57,7 @@ class DecoratorFaultIT {
 
   private static Store store(String name) {
     return switch (name) {
-      case "local" ->
-          new Store(
-              "local",
-              Map.of(),
-              root -> Tables.location(localDisk.resolve(root + "-" + ROOTS.incrementAndGet())));
+      case "local" -> Store.local(localDisk);
       case "hdfs" -> Store.hdfs(DFS);
       default -> throw new IllegalArgumentException("no store " + name);
     };

@@ -55,15 +55,42 @@ final class Jar {
     String errSoFar() throws IOException {
       return Files.readString(err, UTF_8);
     }
+
+    /** Lets a run started by {@link #startPausingBefore} go on. */
+    void resume() throws IOException {
+      try (java.io.OutputStream in = process.getOutputStream()) {
+        in.write('\n');
+      }
+    }
   }
 
   static Started start(Path work, List<String> args) throws IOException {
+    return start(
+        work, List.of(), args, ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+  }
+
+  /**
+   * Starts a run that stops on entering {@code phase} (the CLI's test hook), says "paused before
+   * ..." on standard error, and goes on at {@link Started#resume()}.
+   */
+  static Started startPausingBefore(Path work, String phase, List<String> args) throws IOException {
+    return start(
+        work,
+        List.of("-Dtimeline-archive.test.pause-before=" + phase),
+        args,
+        ProcessBuilder.Redirect.PIPE);
+  }
+
+  private static Started start(
+      Path work, List<String> jvmOptions, List<String> args, ProcessBuilder.Redirect input)
+      throws IOException {
     List<String> command = new ArrayList<>();
     command.add(JAVA.toString());
     // small heap and one compiler thread: many of these run at once on a small machine
     command.add("-Xmx256m");
     command.add("-XX:TieredStopAtLevel=1");
     command.add("-XX:+UseSerialGC");
+    command.addAll(jvmOptions);
     command.add("-jar");
     command.add(JAR.toString());
     command.addAll(args);
@@ -73,7 +100,7 @@ final class Jar {
         new ProcessBuilder(command)
             .redirectOutput(out.toFile())
             .redirectError(err.toFile())
-            .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+            .redirectInput(input)
             .start();
     return new Started(process, out, err);
   }

@@ -12,8 +12,13 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
 
-/** Eight CLI processes started together on one table: one archives, the others change nothing. */
+/**
+ * Eight CLI processes started together on one table: one archives, the others change nothing. A
+ * holder paused past its lease gives up without deleting, and a successor finishes.
+ */
 class RaceIT {
   private static final int PROCESSES = 8;
   private static final int ROUNDS = Integer.getInteger("reliability.race-rounds", 1);
@@ -91,5 +96,14 @@ class RaceIT {
           .as("no lock or journal left behind")
           .noneMatch(n -> n.startsWith(".timeline_archive"));
     }
+  }
+
+  @ParameterizedTest(name = "paused before {0}")
+  @FieldSource("io.timelinearchive.reliability.PausedHolder#PHASES")
+  void aHolderPausedPastItsLeaseGivesUpAndASuccessorFinishes(String phase) throws Exception {
+    // longer than CrashIT's 5 s: a run's start (JVM, lock, listing) took 5 s on a busy machine
+    System.out.println(
+        PausedHolder.run(
+            work, Store.local(work.resolve("paused")), Reference.small(), phase, "10s"));
   }
 }

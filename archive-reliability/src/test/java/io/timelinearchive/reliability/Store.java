@@ -35,6 +35,18 @@ record Store(String name, Map<String, String> config, RootMaker roots) {
     return new Store("hdfs", Map.copyOf(config), dfs::newRoot);
   }
 
+  /** Local disk below {@code folder}, through the {@code file} backend. */
+  static Store local(java.nio.file.Path folder) {
+    return new Store(
+        "local",
+        Map.of(),
+        name -> {
+          java.nio.file.Path root = folder.resolve(unique(name));
+          java.nio.file.Files.createDirectories(root);
+          return Tables.location(root);
+        });
+  }
+
   /** S3Proxy in this JVM, one bucket for every table. */
   static Store s3() {
     S3ProxyServer server = S3ProxyServer.shared();
@@ -45,7 +57,11 @@ record Store(String name, Map<String, String> config, RootMaker roots) {
 
   /** Azurite (node, a process of its own), one container per table. */
   static Store azure() {
-    Azurite azurite = Azurite.get();
+    return azure(Azurite.get());
+  }
+
+  /** A given Azurite, one container per table. */
+  static Store azure(Azurite azurite) {
     return new Store(
         "azure",
         azurite.config(),
