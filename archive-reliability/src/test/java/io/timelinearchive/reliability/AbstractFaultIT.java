@@ -54,11 +54,20 @@ abstract class AbstractFaultIT {
 
   abstract Store store();
 
-  /** The store's settings, sending its requests to {@code proxy} instead. */
-  abstract Map<String, String> viaProxy(Map<String, String> config, URI proxy);
+  /** The setting that holds the store's endpoint URI. */
+  abstract String endpointKey();
 
   /** Where the proxy forwards to. */
-  abstract URI upstream(Map<String, String> config);
+  private URI upstream(Map<String, String> config) {
+    return URI.create(config.get(endpointKey()));
+  }
+
+  /** The store's settings, sending its requests to {@code proxy} instead (same path). */
+  private Map<String, String> viaProxy(Map<String, String> config, URI proxy) {
+    Map<String, String> via = new java.util.HashMap<>(config);
+    via.put(endpointKey(), proxy + upstream(config).getPath());
+    return via;
+  }
 
   /** Whether the short form runs the case of this name on this store: the cases marked short. */
   boolean inShortForm(String name, boolean marked) {
@@ -68,14 +77,24 @@ abstract class AbstractFaultIT {
   /** An error answer of the store's API with this status. */
   abstract Fault error(int status);
 
-  abstract boolean instantRead(Request r);
+  /** A download of an instant file (or a look at its metadata). */
+  boolean instantRead(Request r) {
+    return r.method().equals("GET") && namesAnInstantFile(r);
+  }
 
   abstract boolean list(Request r);
 
-  /** A request that creates or appends to an archive file. */
-  abstract boolean archiveWrite(Request r);
+  /** A request that writes an object: creates it, or appends to it. */
+  abstract boolean write(Request r);
 
-  abstract boolean lockWrite(Request r);
+  /** A request that creates or appends to an archive file. */
+  boolean archiveWrite(Request r) {
+    return write(r) && names(r).contains("/.commits_.archive.");
+  }
+
+  boolean lockWrite(Request r) {
+    return write(r) && names(r).contains("/.timeline_archive.lock.");
+  }
 
   /** A request deleting one file or a batch of them. */
   abstract boolean delete(Request r);

@@ -2,17 +2,12 @@ package io.timelinearchive.reliability;
 
 import io.timelinearchive.storage.s3.FaultProxy.Fault;
 import io.timelinearchive.storage.s3.FaultProxy.Request;
-import java.net.URI;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Store faults on Azurite. The proxy keeps the account's path-style endpoint; Shared Key signatures
  * do not cover the host and port, so the forwarded requests stay valid.
  */
 class AzureFaultIT extends AbstractFaultIT {
-  private static final String ENDPOINT = "azure.endpoint";
-
   @Override
   Store store() {
     return Store.azure();
@@ -33,15 +28,8 @@ class AzureFaultIT extends AbstractFaultIT {
   }
 
   @Override
-  URI upstream(Map<String, String> config) {
-    return URI.create(config.get(ENDPOINT));
-  }
-
-  @Override
-  Map<String, String> viaProxy(Map<String, String> config, URI proxy) {
-    Map<String, String> via = new HashMap<>(config);
-    via.put(ENDPOINT, proxy.resolve(URI.create(config.get(ENDPOINT)).getPath()).toString());
-    return via;
+  String endpointKey() {
+    return "azure.endpoint";
   }
 
   @Override
@@ -55,26 +43,15 @@ class AzureFaultIT extends AbstractFaultIT {
         });
   }
 
-  // the SDK escapes the slashes of blob names
+  // creating a blob (block or append blob), and each appended block
   @Override
-  boolean instantRead(Request r) {
-    return r.method().equals("GET") && namesAnInstantFile(r);
+  boolean write(Request r) {
+    return r.method().equals("PUT");
   }
 
   @Override
   boolean list(Request r) {
     return r.method().equals("GET") && r.query().contains("comp=list");
-  }
-
-  // creating the blob (block or append blob) and each appended block
-  @Override
-  boolean archiveWrite(Request r) {
-    return r.method().equals("PUT") && path(r).contains("/.commits_.archive.");
-  }
-
-  @Override
-  boolean lockWrite(Request r) {
-    return r.method().equals("PUT") && path(r).contains("/.timeline_archive.lock.");
   }
 
   // single deletes, or a blob batch of them

@@ -2,9 +2,6 @@ package io.timelinearchive.reliability;
 
 import io.timelinearchive.storage.s3.FaultProxy.Fault;
 import io.timelinearchive.storage.s3.FaultProxy.Request;
-import java.net.URI;
-import java.util.HashMap;
-import java.util.Map;
 
 /** Store faults on S3Proxy. */
 class S3FaultIT extends AbstractFaultIT {
@@ -14,15 +11,8 @@ class S3FaultIT extends AbstractFaultIT {
   }
 
   @Override
-  URI upstream(Map<String, String> config) {
-    return URI.create(config.get("s3.endpoint"));
-  }
-
-  @Override
-  Map<String, String> viaProxy(Map<String, String> config, URI proxy) {
-    Map<String, String> via = new HashMap<>(config);
-    via.put("s3.endpoint", proxy.toString());
-    return via;
+  String endpointKey() {
+    return "s3.endpoint";
   }
 
   @Override
@@ -36,24 +26,15 @@ class S3FaultIT extends AbstractFaultIT {
         });
   }
 
+  // a PUT of a whole object, not of a multipart upload's part
   @Override
-  boolean instantRead(Request r) {
-    return r.isGetObject() && namesAnInstantFile(r);
+  boolean write(Request r) {
+    return r.isPutObject();
   }
 
   @Override
   boolean list(Request r) {
     return r.method().equals("GET") && r.query().contains("list-type=");
-  }
-
-  @Override
-  boolean archiveWrite(Request r) {
-    return r.isPutObject() && r.path().contains("/.commits_.archive.");
-  }
-
-  @Override
-  boolean lockWrite(Request r) {
-    return r.isPutObject() && r.path().contains("/.timeline_archive.lock.");
   }
 
   // the S3 backend deletes everything with DeleteObjects, the lock included
