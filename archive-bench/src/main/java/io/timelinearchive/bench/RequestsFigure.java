@@ -15,7 +15,7 @@ import io.timelinearchive.storage.gcs.CountedGcsStorage;
 import io.timelinearchive.storage.gcs.FakeGcsServer;
 import io.timelinearchive.storage.s3.S3ProxyServer;
 import io.timelinearchive.timeline.HoodieTable;
-import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -110,10 +110,10 @@ final class RequestsFigure {
     }
     Map<String, Long> wire = minus(counted.requests().get(), before);
     long total = wire.values().stream().mapToLong(Long::longValue).sum();
-    List<Instant> archived = result.archived();
-    long instants = archived.stream().map(Instant::key).distinct().count();
+    List<TimelineInstant> archived = result.archived();
+    long instants = archived.stream().map(TimelineInstant::key).distinct().count();
     long nonEmpty = archived.stream().filter(i -> sizes.getOrDefault(i.fileName(), 0L) > 0).count();
-    long completed = archived.stream().filter(Instant::isCompleted).count();
+    long completed = archived.stream().filter(TimelineInstant::isCompleted).count();
     long pending = archived.size() - completed;
     long pendingBatches = (pending + batch - 1) / batch;
     // one listing of .hoodie/ and one archive write: the O(1) part at its least

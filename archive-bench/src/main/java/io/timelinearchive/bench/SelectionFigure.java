@@ -5,7 +5,7 @@ import io.timelinearchive.select.ArchivalPolicy;
 import io.timelinearchive.select.InstantSelector;
 import io.timelinearchive.select.TableFacts;
 import io.timelinearchive.timeline.Action;
-import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.TimelineInstant;
 import io.timelinearchive.timeline.State;
 import io.timelinearchive.timeline.Timeline;
 import java.lang.management.ManagementFactory;
@@ -45,19 +45,19 @@ final class SelectionFigure {
    * every 150 instants, and a pending commit at the end.
    */
   static Timeline timeline(int instants) {
-    List<Instant> files = new ArrayList<>(instants * 3 + 3);
+    List<TimelineInstant> files = new ArrayList<>(instants * 3 + 3);
     LocalDateTime clock = LocalDateTime.of(2020, 1, 1, 0, 0);
     for (int i = 0; i < instants - 1; i++) {
       clock = clock.plusSeconds(7);
       String t = TIME.format(clock);
       Action action = i % 150 == 149 ? Action.ROLLBACK : i % 3 == 2 ? Action.CLEAN : Action.COMMIT;
-      files.add(new Instant(t, action, State.REQUESTED));
-      files.add(new Instant(t, action, State.INFLIGHT));
-      files.add(new Instant(t, action, State.COMPLETED));
+      files.add(new TimelineInstant(t, action, State.REQUESTED));
+      files.add(new TimelineInstant(t, action, State.INFLIGHT));
+      files.add(new TimelineInstant(t, action, State.COMPLETED));
     }
     String pending = TIME.format(clock.plusSeconds(7));
-    files.add(new Instant(pending, Action.COMMIT, State.REQUESTED));
-    files.add(new Instant(pending, Action.COMMIT, State.INFLIGHT));
+    files.add(new TimelineInstant(pending, Action.COMMIT, State.REQUESTED));
+    files.add(new TimelineInstant(pending, Action.COMMIT, State.INFLIGHT));
     return Timeline.of(files);
   }
 

@@ -7,7 +7,7 @@ import io.timelinearchive.storage.FileIterator;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.Action;
-import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.TimelineInstant;
 import io.timelinearchive.timeline.InstantFileName;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -18,10 +18,10 @@ import java.util.Optional;
  * What {@code show active} reports: the instant files of {@code .hoodie/} from one listing of its
  * direct children, and the names there that are broken instant file names.
  *
- * @param instants sorted by {@link Instant#ORDER}
+ * @param instants sorted by {@link TimelineInstant#ORDER}
  * @param malformed by name
  */
-record ActiveListing(List<Instant> instants, List<Malformed> malformed) {
+record ActiveListing(List<TimelineInstant> instants, List<Malformed> malformed) {
 
   record Malformed(String name, String reason) {
     Malformed {
@@ -36,7 +36,7 @@ record ActiveListing(List<Instant> instants, List<Malformed> malformed) {
   }
 
   static ActiveListing load(MetaStorage storage, StorageLocation metaFolder) throws IOException {
-    List<Instant> instants = new ArrayList<>();
+    List<TimelineInstant> instants = new ArrayList<>();
     List<Malformed> malformed = new ArrayList<>();
     FileIterator listing = storage.list(metaFolder);
     while (listing.hasNext()) {
@@ -51,7 +51,7 @@ record ActiveListing(List<Instant> instants, List<Malformed> malformed) {
             .ifPresent(why -> malformed.add(new Malformed(entry.name(), why)));
       }
     }
-    instants.sort(Instant.ORDER);
+    instants.sort(TimelineInstant.ORDER);
     return new ActiveListing(instants, malformed);
   }
 

@@ -11,7 +11,7 @@ import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.ActiveTimeline;
 import io.timelinearchive.timeline.HoodieTable;
-import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.TimelineInstant;
 import io.timelinearchive.timeline.TimelineFile;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -72,7 +72,7 @@ final class DemoCommand implements Callable<Integer> {
             base.toString(), config, new ProgressListener(spec.commandLine().getErr()))) {
       result = archiver.archiveIfRequired();
     }
-    Set<Instant> active = new HashSet<>();
+    Set<TimelineInstant> active = new HashSet<>();
     ArchivedTimeline archived;
     try (MetaStorage storage = MetaStorages.open(base, config)) {
       HoodieTable hoodieTable = HoodieTable.load(storage, base);
@@ -83,10 +83,10 @@ final class DemoCommand implements Callable<Integer> {
           ArchivedTimeline.load(
               storage, hoodieTable.archiveFolder(), ArchiveReadOptions.metadataOnly());
     }
-    Set<Instant> archivedSet = new HashSet<>();
+    Set<TimelineInstant> archivedSet = new HashSet<>();
     archived.instants().forEach(a -> archivedSet.add(a.instant()));
-    Set<Instant> original = new HashSet<>(table.files().values());
-    Set<Instant> union = new HashSet<>(active);
+    Set<TimelineInstant> original = new HashSet<>(table.files().values());
+    Set<TimelineInstant> union = new HashSet<>(active);
     union.addAll(archivedSet);
     boolean complete = union.equals(original);
 

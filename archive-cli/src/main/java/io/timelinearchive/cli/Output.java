@@ -3,7 +3,7 @@ package io.timelinearchive.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.io.PrintWriter;
 import java.util.Collection;
 
@@ -33,12 +33,12 @@ final class Output {
     }
   }
 
-  static String line(Instant instant) {
+  static String line(TimelineInstant instant) {
     return instant.time() + " " + instant.action().actionName() + " " + instant.state();
   }
 
-  static void lines(PrintWriter out, Collection<Instant> instants) {
-    for (Instant i : instants) {
+  static void lines(PrintWriter out, Collection<TimelineInstant> instants) {
+    for (TimelineInstant i : instants) {
       out.println(line(i));
     }
   }

@@ -8,7 +8,7 @@ import io.timelinearchive.archive.ArchivedInstant;
 import io.timelinearchive.format.ArchiveSchemas;
 import io.timelinearchive.select.ArchivalPlan;
 import io.timelinearchive.select.Barrier;
-import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -22,7 +22,7 @@ import java.util.Set;
 final class Reports {
   private Reports() {}
 
-  static Map<String, Object> instant(Instant i) {
+  static Map<String, Object> instant(TimelineInstant i) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("time", i.time());
     m.put("action", i.action().actionName());

@@ -5,7 +5,7 @@ import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;
-import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.TimelineInstant;
 import io.timelinearchive.timeline.InstantFileName;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -102,8 +102,8 @@ final class Tables {
   }
 
   /** The instant files now in the table's {@code .hoodie/}, by the instant their names say. */
-  static List<Instant> activeInstants(Path table) throws IOException {
-    List<Instant> instants = new ArrayList<>();
+  static List<TimelineInstant> activeInstants(Path table) throws IOException {
+    List<TimelineInstant> instants = new ArrayList<>();
     try (Stream<Path> files = Files.list(meta(table))) {
       for (Path p : files.toList()) {
         if (InstantFileName.parse(p.getFileName().toString())
@@ -112,12 +112,12 @@ final class Tables {
         }
       }
     }
-    instants.sort(Instant.ORDER);
+    instants.sort(TimelineInstant.ORDER);
     return instants;
   }
 
   /** The line the CLI prints for an instant, written out here rather than taken from the CLI. */
-  static String line(Instant i) {
+  static String line(TimelineInstant i) {
     return i.time() + " " + i.action().actionName() + " " + i.state().name();
   }
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.timelinearchive.sample.SampleTable;
 import io.timelinearchive.timeline.Action;
-import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.TimelineInstant;
 import io.timelinearchive.timeline.State;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,12 +63,12 @@ class TestArchive {
 
     JsonNode result = Cli.ok(args("archive", table.toString(), Tables.AGGRESSIVE, "--json")).json();
 
-    List<Instant> active = Tables.activeInstants(table);
-    Set<Instant> gone = new HashSet<>(written.files().values());
+    List<TimelineInstant> active = Tables.activeInstants(table);
+    Set<TimelineInstant> gone = new HashSet<>(written.files().values());
     active.forEach(gone::remove);
     List<String> archived = lines(result.get("archived"));
     assertThat(archived)
-        .containsExactlyElementsOf(gone.stream().sorted(Instant.ORDER).map(Tables::line).toList());
+        .containsExactlyElementsOf(gone.stream().sorted(TimelineInstant.ORDER).map(Tables::line).toList());
     assertThat(result.get("activeBefore").asInt()).isEqualTo(written.files().size());
     assertThat(result.get("activeAfter").asInt()).isEqualTo(active.size());
     assertThat(result.get("filesDeleted").asInt()).isEqualTo(archived.size());
@@ -168,14 +168,14 @@ class TestArchive {
         "--conf",
         "hoodie.cleaner.commits.retained=1");
 
-    List<Instant> active = Tables.activeInstants(table);
+    List<TimelineInstant> active = Tables.activeInstants(table);
     assertThat(completed(active, Action.COMMIT)).isEqualTo(3);
     // 5 cleans are not more than max: none archived.
     assertThat(completed(active, Action.CLEAN)).isEqualTo(5);
     assertThat(completed(written.files().values().stream().toList(), Action.COMMIT)).isEqualTo(12);
   }
 
-  private static long completed(List<Instant> instants, Action action) {
+  private static long completed(List<TimelineInstant> instants, Action action) {
     return instants.stream()
         .filter(i -> i.action() == action && i.state() == State.COMPLETED)
         .count();

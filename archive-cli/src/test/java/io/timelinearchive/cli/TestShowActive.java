@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.timelinearchive.sample.SampleTable;
-import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,7 +23,7 @@ class TestShowActive {
 
     List<String> expected = new ArrayList<>();
     written.files().values().stream()
-        .sorted(Instant.ORDER)
+        .sorted(TimelineInstant.ORDER)
         .map(Tables::line)
         .forEach(expected::add);
     expected.add(written.files().size() + " instant file(s) in the active timeline");
@@ -53,7 +53,7 @@ class TestShowActive {
     }
     assertThat(lines)
         .containsExactlyElementsOf(
-            written.files().values().stream().sorted(Instant.ORDER).map(Tables::line).toList());
+            written.files().values().stream().sorted(TimelineInstant.ORDER).map(Tables::line).toList());
     assertThat(json.get("malformed")).isEmpty();
   }
 

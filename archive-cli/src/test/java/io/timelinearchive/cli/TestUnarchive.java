@@ -3,7 +3,7 @@ package io.timelinearchive.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,7 +22,7 @@ class TestUnarchive {
 
   private Map<String, byte[]> instantFiles() throws Exception {
     Map<String, byte[]> files = new HashMap<>();
-    for (Instant i : Tables.activeInstants(table)) {
+    for (TimelineInstant i : Tables.activeInstants(table)) {
       files.put(i.fileName(), Files.readAllBytes(Tables.meta(table).resolve(i.fileName())));
     }
     return files;
@@ -56,7 +56,7 @@ class TestUnarchive {
   @Test
   void dryRunListsAndChangesNothing() throws Exception {
     archiveSmallTable();
-    List<Instant> active = Tables.activeInstants(table);
+    List<TimelineInstant> active = Tables.activeInstants(table);
     SortedMap<String, String> before = Tables.snapshot(table);
 
     Cli.Run run =

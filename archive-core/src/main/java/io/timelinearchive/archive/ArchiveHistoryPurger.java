@@ -5,7 +5,7 @@ import io.timelinearchive.select.EffectiveRules;
 import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.StorageLocation;
-import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -47,7 +47,7 @@ final class ArchiveHistoryPurger {
       Optional<String> newest =
           ArchivedTimeline.readFile(storage, file, 0).instants().stream()
               .map(a -> a.instant())
-              .map(Instant::time)
+              .map(TimelineInstant::time)
               .max(String::compareTo);
       // An empty file (a writer died before its first block) holds no history to keep.
       if (newest.isPresent() && !EffectiveRules.isAtLeast(newest.get(), maxAge, now, zone)) {

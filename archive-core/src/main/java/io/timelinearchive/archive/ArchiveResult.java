@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.timelinearchive.select.Barrier;
 import io.timelinearchive.storage.RequestCounts;
-import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -36,9 +36,9 @@ import java.util.SortedMap;
  * @param mergedArchiveFile the archive file this run's merge wrote, if it merged
  */
 public record ArchiveResult(
-    List<Instant> archived,
+    List<TimelineInstant> archived,
     SortedMap<String, Integer> archivedByAction,
-    List<Instant> recovered,
+    List<TimelineInstant> recovered,
     List<WrittenFile> archiveFilesWritten,
     int filesDeleted,
     int auxFilesDeleted,

@@ -2,7 +2,7 @@ package io.timelinearchive.archive;
 
 import static java.util.Objects.requireNonNull;
 
-import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.nio.ByteBuffer;
 import java.util.Optional;
 import org.apache.avro.generic.GenericRecord;
@@ -20,7 +20,7 @@ import org.apache.avro.generic.GenericRecord;
  *     (entries written by Hudi do not)
  */
 public record ArchivedInstant(
-    Instant instant,
+    TimelineInstant instant,
     Optional<String> stateTransitionTime,
     Optional<GenericRecord> entry,
     Optional<ByteBuffer> rawContent) {

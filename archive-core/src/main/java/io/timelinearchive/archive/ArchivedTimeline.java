@@ -11,9 +11,9 @@ import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.Action;
-import io.timelinearchive.timeline.Instant;
 import io.timelinearchive.timeline.State;
 import io.timelinearchive.timeline.Timeline;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.io.BufferedInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -107,7 +107,7 @@ public final class ArchivedTimeline {
         Comparator.comparingInt((FileEntry f) -> ArchiveFileName.version(f.name()).getAsInt())
             .thenComparing(FileEntry::name));
 
-    Map<Instant, ArchivedInstant> firstOfEach = new LinkedHashMap<>();
+    Map<TimelineInstant, ArchivedInstant> firstOfEach = new LinkedHashMap<>();
     List<ArchiveFileSummary> summaries = new ArrayList<>();
     DatumReaders readers = new DatumReaders();
     for (FileEntry file : archiveFiles) {
@@ -118,7 +118,7 @@ public final class ArchivedTimeline {
       }
     }
     List<ArchivedInstant> sorted = new ArrayList<>(firstOfEach.values());
-    sorted.sort(Comparator.comparing(ArchivedInstant::instant, Instant.ORDER));
+    sorted.sort(Comparator.comparing(ArchivedInstant::instant, TimelineInstant.ORDER));
     return new ArchivedTimeline(archiveFolder, sorted, summaries);
   }
 
@@ -160,7 +160,7 @@ public final class ArchivedTimeline {
     return new ArchiveFileContent(summary, found);
   }
 
-  /** The loaded entries, de-duplicated and sorted by {@link Instant#ORDER}. */
+  /** The loaded entries, de-duplicated and sorted by {@link TimelineInstant#ORDER}. */
   public List<ArchivedInstant> instants() {
     return instants;
   }
@@ -267,7 +267,7 @@ public final class ArchivedTimeline {
       } else {
         record = block.record(i, whole);
       }
-      Instant instant = instantOf(location, block, i, record);
+      TimelineInstant instant = instantOf(location, block, i, record);
       if (!options.includes(instant.time())) {
         continue;
       }
@@ -291,7 +291,8 @@ public final class ArchivedTimeline {
     return time.toString();
   }
 
-  private static Instant instantOf(String location, LogBlock block, int index, GenericRecord record)
+  private static TimelineInstant instantOf(
+      String location, LogBlock block, int index, GenericRecord record)
       throws CorruptArchiveException {
     String time = timeOf(location, block, index, record);
     Object actionType = field(record, "actionType");
@@ -310,7 +311,7 @@ public final class ArchivedTimeline {
       throw badEntry(location, block, index, "has an unknown actionState '" + actionState + "'");
     }
     try {
-      return new Instant(time, action.get(), state);
+      return new TimelineInstant(time, action.get(), state);
     } catch (IllegalArgumentException e) {
       throw badEntry(location, block, index, "has an invalid commitTime '" + time + "'");
     }

@@ -1,6 +1,6 @@
 package io.timelinearchive.archive;
 
-import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.util.List;
 
 /**
@@ -12,7 +12,10 @@ import java.util.List;
  * @param warnings things the user should know (instants without a completed state skipped, …)
  */
 public record RestoreResult(
-    boolean dryRun, List<Instant> restored, List<Instant> alreadyActive, List<String> warnings) {
+    boolean dryRun,
+    List<TimelineInstant> restored,
+    List<TimelineInstant> alreadyActive,
+    List<String> warnings) {
 
   public RestoreResult {
     restored = List.copyOf(restored);

@@ -24,11 +24,11 @@ import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.Action;
 import io.timelinearchive.timeline.ActiveTimeline;
 import io.timelinearchive.timeline.HoodieTable;
-import io.timelinearchive.timeline.Instant;
 import io.timelinearchive.timeline.InstantFileName;
 import io.timelinearchive.timeline.InstantKey;
 import io.timelinearchive.timeline.State;
 import io.timelinearchive.timeline.TimelineFile;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -225,7 +225,7 @@ public final class TimelineArchiver implements Closeable {
       return Optional.empty();
     }
     String time = clean.get().instant().time();
-    Instant requested = new Instant(time, Action.CLEAN, State.REQUESTED);
+    TimelineInstant requested = new TimelineInstant(time, Action.CLEAN, State.REQUESTED);
     Optional<TimelineFile> plan =
         active.files().stream().filter(f -> f.instant().equals(requested)).findFirst();
     if (plan.isEmpty()) {
@@ -250,7 +250,7 @@ public final class TimelineArchiver implements Closeable {
   private final class Run {
     private final Map<String, Duration> phases = new LinkedHashMap<>();
     private final List<String> warnings = new ArrayList<>(settingWarnings);
-    private final List<Instant> recovered = new ArrayList<>();
+    private final List<TimelineInstant> recovered = new ArrayList<>();
     private final List<ArchiveResult.WrittenFile> written = new ArrayList<>();
     private final RequestCounts requestsBefore = storage.counts();
     private final Map<String, Long> serviceRequestsBefore = storage.serviceRequests();
@@ -303,7 +303,7 @@ public final class TimelineArchiver implements Closeable {
         listener.onPhase(ArchiveListener.Phase.READ);
         Conversion conversion = readAndWrite(active, plan, archiveFolder, archiveListing, lock);
 
-        List<Instant> archived = conversion.instants();
+        List<TimelineInstant> archived = conversion.instants();
         if (!archived.isEmpty()) {
           List<TimelineFile> toDelete =
               active.files().stream()
@@ -392,7 +392,7 @@ public final class TimelineArchiver implements Closeable {
                 + journal.get().archiveFile()
                 + "', which is not an archive file");
       }
-      Set<Instant> archived = new HashSet<>();
+      Set<TimelineInstant> archived = new HashSet<>();
       for (FileEntry file : archiveFiles(archiveListing)) {
         int version = ArchiveFileName.version(file.name()).getAsInt();
         if (version < journalVersion.getAsInt()) {
@@ -491,7 +491,7 @@ public final class TimelineArchiver implements Closeable {
               });
       // Enough reads ahead to keep every reader busy, few enough to bound memory.
       int window = settings.readParallelism() * 4;
-      List<Instant> instants = new ArrayList<>();
+      List<TimelineInstant> instants = new ArrayList<>();
       Set<InstantKey> keys = new java.util.LinkedHashSet<>();
       Barrier barrier = plan.barrier();
       IOException failure = null;
@@ -640,12 +640,12 @@ public final class TimelineArchiver implements Closeable {
      * Removes copies of instant files in {@code .hoodie/.aux/} at or before the newest archived
      * commit or deltacommit (Hudi 0.5–0.13 copied compaction plans there); nothing else.
      */
-    private void cleanAux(HoodieTable table, List<Instant> archived) throws IOException {
+    private void cleanAux(HoodieTable table, List<TimelineInstant> archived) throws IOException {
       Optional<String> threshold =
           archived.stream()
-              .filter(Instant::isCompleted)
+              .filter(TimelineInstant::isCompleted)
               .filter(i -> i.action() == Action.COMMIT || i.action() == Action.DELTA_COMMIT)
-              .map(Instant::time)
+              .map(TimelineInstant::time)
               .max(Comparator.naturalOrder());
       if (threshold.isEmpty()) {
         return;
@@ -690,5 +690,5 @@ public final class TimelineArchiver implements Closeable {
 
   /** What a run archived; {@code failure}, if not null, is thrown once that is tidied up. */
   private record Conversion(
-      List<Instant> instants, Set<InstantKey> keys, Barrier barrier, IOException failure) {}
+      List<TimelineInstant> instants, Set<InstantKey> keys, Barrier barrier, IOException failure) {}
 }

@@ -8,8 +8,8 @@ import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.ActiveTimeline;
 import io.timelinearchive.timeline.HoodieTable;
-import io.timelinearchive.timeline.Instant;
 import io.timelinearchive.timeline.TimelineFile;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.io.Closeable;
 import java.io.IOException;
 import java.time.Clock;
@@ -103,7 +103,7 @@ public final class TimelineRestorer implements Closeable {
         ArchiveLock.acquire(
             storage, archiveFolder, listing, settings.owner(), settings.lockLease(), clock)) {
       Plan plan = plan(table, fromTime, toTime, force);
-      List<Instant> written = new ArrayList<>();
+      List<TimelineInstant> written = new ArrayList<>();
       for (Restore r : plan.toWrite()) {
         lock.checkIfDue();
         write(table.metaFolder().resolve(r.instant().fileName()), r.bytes());
@@ -130,9 +130,9 @@ public final class TimelineRestorer implements Closeable {
     Optional<String> newestCommit =
         active.files().stream()
             .map(TimelineFile::instant)
-            .filter(Instant::isCompleted)
+            .filter(TimelineInstant::isCompleted)
             .filter(i -> i.action().comparable().isWriteAction())
-            .map(Instant::time)
+            .map(TimelineInstant::time)
             .max(Comparator.naturalOrder());
 
     List<String> refusals = new ArrayList<>();
@@ -163,7 +163,7 @@ public final class TimelineRestorer implements Closeable {
     List<String> warnings = new ArrayList<>();
     List<Restore> completed = new ArrayList<>();
     List<Restore> pending = new ArrayList<>();
-    List<Instant> alreadyActive = new ArrayList<>();
+    List<TimelineInstant> alreadyActive = new ArrayList<>();
     for (Map.Entry<String, List<ArchivedInstant>> e : byTime.entrySet()) {
       List<ArchivedInstant> states = e.getValue();
       if (states.stream().noneMatch(a -> a.instant().isCompleted())) {
@@ -216,8 +216,8 @@ public final class TimelineRestorer implements Closeable {
     if (!refusals.isEmpty()) {
       throw new RestoreRefusedException("nothing restored", refusals);
     }
-    completed.sort(Comparator.comparing(Restore::instant, Instant.ORDER).reversed());
-    pending.sort(Comparator.comparing(Restore::instant, Instant.ORDER).reversed());
+    completed.sort(Comparator.comparing(Restore::instant, TimelineInstant.ORDER).reversed());
+    pending.sort(Comparator.comparing(Restore::instant, TimelineInstant.ORDER).reversed());
     List<Restore> order = new ArrayList<>(completed);
     order.addAll(pending);
     return new Plan(order, alreadyActive, warnings);
@@ -230,9 +230,10 @@ public final class TimelineRestorer implements Closeable {
     }
   }
 
-  private record Restore(Instant instant, byte[] bytes) {}
+  private record Restore(TimelineInstant instant, byte[] bytes) {}
 
-  private record Plan(List<Restore> toWrite, List<Instant> alreadyActive, List<String> warnings) {
+  private record Plan(
+      List<Restore> toWrite, List<TimelineInstant> alreadyActive, List<String> warnings) {
     RestoreResult result(boolean dryRun) {
       return new RestoreResult(
           dryRun, toWrite.stream().map(Restore::instant).toList(), alreadyActive, warnings);

@@ -2,7 +2,7 @@ package io.timelinearchive.format;
 
 import static java.util.Objects.requireNonNull;
 
-import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.nio.ByteBuffer;
 import java.util.Optional;
 import org.apache.avro.Schema;
@@ -12,7 +12,7 @@ import org.apache.avro.generic.GenericRecord;
  * One instant state file as an archive entry: the {@code HoodieArchivedMetaEntry} record, whose
  * detail fields hold records under their own schemas (see {@link EntryDetail}).
  */
-public record ArchiveEntry(Instant instant, GenericRecord record) {
+public record ArchiveEntry(TimelineInstant instant, GenericRecord record) {
   private static final String ENTRY_NAME = ArchiveSchemas.ARCHIVED_META_ENTRY.getFullName();
 
   public ArchiveEntry {

@@ -5,8 +5,8 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.timelinearchive.timeline.Instant;
 import io.timelinearchive.timeline.State;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.ZoneId;
@@ -51,7 +51,8 @@ public final class ArchiveEntryConverter {
    * @param content the file's bytes
    * @throws InstantConversionException if the content is not what the instant's file must hold
    */
-  public ArchiveEntry convert(Instant instant, java.time.Instant modificationTime, byte[] content)
+  public ArchiveEntry convert(
+      TimelineInstant instant, java.time.Instant modificationTime, byte[] content)
       throws InstantConversionException {
     requireNonNull(instant, "instant is null");
     requireNonNull(modificationTime, "modificationTime is null");
@@ -96,7 +97,7 @@ public final class ArchiveEntryConverter {
   }
 
   /** Which detail field the file fills, or null for none (see the table in §5). */
-  private static EntryDetail detailOf(Instant instant, byte[] content) {
+  private static EntryDetail detailOf(TimelineInstant instant, byte[] content) {
     State state = instant.state();
     return switch (instant.action()) {
       case COMMIT, DELTA_COMMIT -> EntryDetail.COMMIT_METADATA;
@@ -121,7 +122,8 @@ public final class ArchiveEntryConverter {
     };
   }
 
-  private static GenericRecord detailsOf(Instant instant, EntryDetail detail, byte[] content)
+  private static GenericRecord detailsOf(
+      TimelineInstant instant, EntryDetail detail, byte[] content)
       throws InstantConversionException {
     return switch (detail) {
       case COMMIT_METADATA, INFLIGHT_REPLACE_METADATA ->
@@ -133,7 +135,8 @@ public final class ArchiveEntryConverter {
   }
 
   /** The JSON tree, or null for an empty file (which Hudi reads as empty metadata). */
-  private static JsonNode json(Instant instant, byte[] content) throws InstantConversionException {
+  private static JsonNode json(TimelineInstant instant, byte[] content)
+      throws InstantConversionException {
     if (content.length == 0) {
       return null;
     }

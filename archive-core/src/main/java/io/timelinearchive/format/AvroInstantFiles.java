@@ -2,7 +2,7 @@ package io.timelinearchive.format;
 
 import static java.util.Objects.requireNonNull;
 
-import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -42,7 +42,7 @@ public final class AvroInstantFiles {
    * @throws InstantConversionException if the content is not an Avro object container holding a
    *     record named as {@code expected}
    */
-  public static GenericRecord read(Instant instant, Schema expected, byte[] content)
+  public static GenericRecord read(TimelineInstant instant, Schema expected, byte[] content)
       throws InstantConversionException {
     if (content.length == 0) {
       throw new InstantConversionException(

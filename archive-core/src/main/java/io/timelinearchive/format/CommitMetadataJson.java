@@ -2,7 +2,7 @@ package io.timelinearchive.format;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
-import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,20 +40,20 @@ final class CommitMetadataJson {
       Set.of("fileId", "path", "prevCommit", "partitionPath");
   private static final String NULLABLE_COUNTER = "totalLogFiles";
 
-  private final Instant instant;
+  private final TimelineInstant instant;
 
-  private CommitMetadataJson(Instant instant) {
+  private CommitMetadataJson(TimelineInstant instant) {
     this.instant = instant;
   }
 
   /** HoodieCommitMetadata from a JSON object; {@code root == null} means an empty file. */
-  static GenericRecord commitMetadata(Instant instant, JsonNode root)
+  static GenericRecord commitMetadata(TimelineInstant instant, JsonNode root)
       throws InstantConversionException {
     return new CommitMetadataJson(instant).convert(root, ArchiveSchemas.COMMIT_METADATA, false);
   }
 
   /** HoodieReplaceCommitMetadata from a JSON object; {@code root == null} means an empty file. */
-  static GenericRecord replaceCommitMetadata(Instant instant, JsonNode root)
+  static GenericRecord replaceCommitMetadata(TimelineInstant instant, JsonNode root)
       throws InstantConversionException {
     return new CommitMetadataJson(instant)
         .convert(root, ArchiveSchemas.REPLACE_COMMIT_METADATA, true);

@@ -2,21 +2,21 @@ package io.timelinearchive.format;
 
 import static java.util.Objects.requireNonNull;
 
-import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.io.IOException;
 
 /** An instant state file whose content cannot be turned into an archive entry. */
 public class InstantConversionException extends IOException {
   private static final long serialVersionUID = 1L;
 
-  private final transient Instant instant;
+  private final transient TimelineInstant instant;
   private final String reason;
 
-  public InstantConversionException(Instant instant, String reason) {
+  public InstantConversionException(TimelineInstant instant, String reason) {
     this(instant, reason, null);
   }
 
-  public InstantConversionException(Instant instant, String reason, Throwable cause) {
+  public InstantConversionException(TimelineInstant instant, String reason, Throwable cause) {
     super(
         "cannot archive instant "
             + requireNonNull(instant, "instant is null")
@@ -32,7 +32,7 @@ public class InstantConversionException extends IOException {
     return reason;
   }
 
-  public Instant instant() {
+  public TimelineInstant instant() {
     return instant;
   }
 }

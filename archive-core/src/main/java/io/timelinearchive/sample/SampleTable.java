@@ -11,8 +11,8 @@ import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.Action;
 import io.timelinearchive.timeline.HoodieTable;
-import io.timelinearchive.timeline.Instant;
 import io.timelinearchive.timeline.State;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.LocalDateTime;
@@ -82,11 +82,11 @@ public final class SampleTable {
   }
 
   /** What was written: every instant file, by name. */
-  public record Written(StorageLocation base, SortedMap<String, Instant> files) {
+  public record Written(StorageLocation base, SortedMap<String, TimelineInstant> files) {
     public Map<String, Integer> instantsByAction() {
       Map<String, Integer> counts = new TreeMap<>();
       files.values().stream()
-          .map(Instant::key)
+          .map(TimelineInstant::key)
           .distinct()
           .forEach(k -> counts.merge(k.action().actionName(), 1, Integer::sum));
       return counts;
@@ -97,7 +97,7 @@ public final class SampleTable {
   private final StorageLocation meta;
   private final Spec spec;
   private final Random random;
-  private final SortedMap<String, Instant> written = new TreeMap<>();
+  private final SortedMap<String, TimelineInstant> written = new TreeMap<>();
   private LocalDateTime clock;
 
   private SampleTable(MetaStorage storage, StorageLocation base, Spec spec) {
@@ -136,20 +136,22 @@ public final class SampleTable {
     for (int n = 1; n <= spec.writeCommits(); n++) {
       String t = next();
       Action action = spec.mergeOnRead() ? Action.DELTA_COMMIT : Action.COMMIT;
-      put(new Instant(t, action, State.REQUESTED), new byte[0]);
-      put(new Instant(t, action, State.INFLIGHT), json(inflightMetadata()));
-      put(new Instant(t, action, State.COMPLETED), json(commitMetadata(t, completedWrites, false)));
+      put(new TimelineInstant(t, action, State.REQUESTED), new byte[0]);
+      put(new TimelineInstant(t, action, State.INFLIGHT), json(inflightMetadata()));
+      put(
+          new TimelineInstant(t, action, State.COMPLETED),
+          json(commitMetadata(t, completedWrites, false)));
       completedWrites.add(t);
       sinceCompaction++;
 
       if (spec.mergeOnRead() && spec.compactEvery() > 0 && sinceCompaction == spec.compactEvery()) {
         String c = next();
         put(
-            new Instant(c, Action.COMPACTION, State.REQUESTED),
+            new TimelineInstant(c, Action.COMPACTION, State.REQUESTED),
             avro(compactionPlan(completedWrites)));
-        put(new Instant(c, Action.COMPACTION, State.INFLIGHT), new byte[0]);
+        put(new TimelineInstant(c, Action.COMPACTION, State.INFLIGHT), new byte[0]);
         put(
-            new Instant(c, Action.COMMIT, State.COMPLETED),
+            new TimelineInstant(c, Action.COMMIT, State.COMPLETED),
             json(commitMetadata(c, completedWrites, true)));
         completedWrites.add(c);
         sinceCompaction = 0;
@@ -158,31 +160,33 @@ public final class SampleTable {
         String k = next();
         String retain = completedWrites.get(Math.max(0, completedWrites.size() - 10));
         byte[] plan = avro(cleanerPlan(retain, completedWrites.get(completedWrites.size() - 1)));
-        put(new Instant(k, Action.CLEAN, State.REQUESTED), plan);
-        put(new Instant(k, Action.CLEAN, State.INFLIGHT), plan);
+        put(new TimelineInstant(k, Action.CLEAN, State.REQUESTED), plan);
+        put(new TimelineInstant(k, Action.CLEAN, State.INFLIGHT), plan);
         put(
-            new Instant(k, Action.CLEAN, State.COMPLETED),
+            new TimelineInstant(k, Action.CLEAN, State.COMPLETED),
             avro(cleanMetadata(k, retain, completedWrites)));
       }
       if (n == spec.rollbackAt()) {
         String failed = next();
         String r = next();
-        put(new Instant(r, Action.ROLLBACK, State.REQUESTED), avro(rollbackPlan(failed, action)));
-        put(new Instant(r, Action.ROLLBACK, State.INFLIGHT), new byte[0]);
         put(
-            new Instant(r, Action.ROLLBACK, State.COMPLETED),
+            new TimelineInstant(r, Action.ROLLBACK, State.REQUESTED),
+            avro(rollbackPlan(failed, action)));
+        put(new TimelineInstant(r, Action.ROLLBACK, State.INFLIGHT), new byte[0]);
+        put(
+            new TimelineInstant(r, Action.ROLLBACK, State.COMPLETED),
             avro(rollbackMetadata(r, failed, action)));
       }
       if (n == spec.savepointAt()) {
         // Hudi gives a savepoint the time of the commit it keeps.
-        put(new Instant(t, Action.SAVEPOINT, State.INFLIGHT), new byte[0]);
-        put(new Instant(t, Action.SAVEPOINT, State.COMPLETED), avro(savepointMetadata(t)));
+        put(new TimelineInstant(t, Action.SAVEPOINT, State.INFLIGHT), new byte[0]);
+        put(new TimelineInstant(t, Action.SAVEPOINT, State.COMPLETED), avro(savepointMetadata(t)));
       }
     }
     if (spec.pendingCompaction()) {
       String c = next();
       put(
-          new Instant(c, Action.COMPACTION, State.REQUESTED),
+          new TimelineInstant(c, Action.COMPACTION, State.REQUESTED),
           avro(compactionPlan(completedWrites)));
     }
   }
@@ -192,7 +196,7 @@ public final class SampleTable {
     return TIME.format(clock);
   }
 
-  private void put(Instant instant, byte[] content) throws IOException {
+  private void put(TimelineInstant instant, byte[] content) throws IOException {
     String name = instant.fileName();
     storage.createExclusive(meta.resolve(name), content);
     written.put(name, instant);

@@ -3,8 +3,8 @@ package io.timelinearchive.select;
 import static java.util.Objects.requireNonNull;
 
 import io.timelinearchive.timeline.Action;
-import io.timelinearchive.timeline.Instant;
 import io.timelinearchive.timeline.InstantKey;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
@@ -23,7 +23,7 @@ import java.util.Map;
  */
 public record ArchivalPlan(
     List<InstantKey> instants,
-    List<Instant> files,
+    List<TimelineInstant> files,
     Map<Action, Integer> countsByAction,
     List<Barrier> barriers,
     int minCommits,

@@ -6,10 +6,10 @@ import io.timelinearchive.select.ArchivalPolicy.CleanerPolicy;
 import io.timelinearchive.select.Barrier.Kind;
 import io.timelinearchive.select.Barrier.Scope;
 import io.timelinearchive.timeline.Action;
-import io.timelinearchive.timeline.Instant;
 import io.timelinearchive.timeline.InstantKey;
 import io.timelinearchive.timeline.State;
 import io.timelinearchive.timeline.Timeline;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.time.LocalDateTime;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
@@ -45,7 +45,7 @@ public final class InstantSelector {
 
   /** The working state of one call; groups are the instants, indexed in timeline order. */
   private static final class Selection {
-    private final List<Instant> files;
+    private final List<TimelineInstant> files;
     private final TableFacts facts;
     private final ArchivalPolicy policy;
     private final java.time.Instant now;
@@ -55,7 +55,7 @@ public final class InstantSelector {
     // of equals, as Hudi's layout-1 timeline keeps it
     private int groupCount;
     private int[] start;
-    private Instant[] latest;
+    private TimelineInstant[] latest;
 
     private final Ints commits = new Ints();
     private final Ints cleans = new Ints();
@@ -99,10 +99,10 @@ public final class InstantSelector {
     private void group() {
       int n = files.size();
       start = new int[n + 1];
-      latest = new Instant[n];
-      Instant previous = null;
+      latest = new TimelineInstant[n];
+      TimelineInstant previous = null;
       for (int i = 0; i < n; i++) {
-        Instant file = files.get(i);
+        TimelineInstant file = files.get(i);
         // the files of one instant are adjacent in a sorted timeline; compare keys without
         // building one per file
         if (previous == null
@@ -121,7 +121,7 @@ public final class InstantSelector {
 
     private void classify() {
       for (int g = 0; g < groupCount; g++) {
-        Instant instant = latest[g];
+        TimelineInstant instant = latest[g];
         Action action = instant.action();
         if (instant.isCompleted()) {
           switch (action) {
@@ -524,7 +524,7 @@ public final class InstantSelector {
       }
       // Sized once and filled by index: at 10^6 instants, growing the list and a sub-list copy per
       // instant were most of the garbage of a call.
-      List<Instant> selectedFiles = new ArrayList<>(fileCount);
+      List<TimelineInstant> selectedFiles = new ArrayList<>(fileCount);
       Map<Action, Integer> counts = new EnumMap<>(Action.class);
       for (int i = 0; i < selected.size(); i++) {
         int group = selected.get(i);

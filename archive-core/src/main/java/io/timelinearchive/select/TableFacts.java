@@ -3,8 +3,8 @@ package io.timelinearchive.select;
 import static java.util.Objects.requireNonNull;
 
 import io.timelinearchive.timeline.Action;
-import io.timelinearchive.timeline.Instant;
 import io.timelinearchive.timeline.Timeline;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -66,9 +66,9 @@ public record TableFacts(
      * completed {@code commit}), as Hudi's {@code HoodieBackedTableMetadata} does.
      */
     public static MetadataTable fromTimeline(Timeline metadataTimeline) {
-      List<Instant> instants = metadataTimeline.instants();
+      List<TimelineInstant> instants = metadataTimeline.instants();
       for (int i = instants.size() - 1; i >= 0; i--) {
-        Instant instant = instants.get(i);
+        TimelineInstant instant = instants.get(i);
         if (instant.isCompleted() && instant.action() == Action.COMMIT) {
           return compactedAt(instant.time());
         }

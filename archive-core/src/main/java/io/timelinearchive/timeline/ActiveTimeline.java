@@ -15,7 +15,7 @@ import java.util.List;
  * The instant files of {@code .hoodie/}, loaded with one listing of its direct children (never
  * recursive: {@code .hoodie/metadata/} can be a whole table).
  *
- * @param files instant state files, sorted by {@link Instant#ORDER}
+ * @param files instant state files, sorted by {@link TimelineInstant#ORDER}
  * @param malformed names that look like instants but cannot be read; reported and left alone
  */
 public record ActiveTimeline(

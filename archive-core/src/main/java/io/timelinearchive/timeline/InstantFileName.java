@@ -17,7 +17,7 @@ public final class InstantFileName {
   private InstantFileName() {}
 
   /** The name Hudi writes for a state file. */
-  public static String of(Instant instant) {
+  public static String of(TimelineInstant instant) {
     String time = instant.time();
     String action = instant.action().actionName();
     return switch (instant.state()) {
@@ -49,7 +49,7 @@ public final class InstantFileName {
     String last = m.group(3) == null ? null : m.group(3).substring(1);
     if (middle.equals("inflight")) {
       return last == null
-          ? new Result.Parsed(new Instant(time, Action.COMMIT, State.INFLIGHT))
+          ? new Result.Parsed(new TimelineInstant(time, Action.COMMIT, State.INFLIGHT))
           : new Result.Malformed(fileName, "unexpected suffix ." + last + " after .inflight");
     }
     Optional<Action> action = Action.fromName(middle);
@@ -71,12 +71,12 @@ public final class InstantFileName {
       return new Result.Malformed(
           fileName, "a completed " + middle + " is written as ." + action.get().comparable());
     }
-    return new Result.Parsed(new Instant(time, action.get(), state));
+    return new Result.Parsed(new TimelineInstant(time, action.get(), state));
   }
 
   /** The outcome of {@link #parse}. */
   public sealed interface Result {
-    record Parsed(Instant instant) implements Result {}
+    record Parsed(TimelineInstant instant) implements Result {}
 
     record NotAnInstant(String fileName) implements Result {}
 

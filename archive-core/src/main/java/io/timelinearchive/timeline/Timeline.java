@@ -8,18 +8,18 @@ import java.util.TreeMap;
 
 /** A sorted, duplicate-free set of instant state files; a value, with no storage behind it. */
 public final class Timeline {
-  private final List<Instant> instants;
+  private final List<TimelineInstant> instants;
 
-  private Timeline(List<Instant> sorted) {
+  private Timeline(List<TimelineInstant> sorted) {
     this.instants = sorted;
   }
 
-  public static Timeline of(Collection<Instant> instants) {
+  public static Timeline of(Collection<TimelineInstant> instants) {
     return new Timeline(instants.stream().distinct().sorted().toList());
   }
 
-  /** All state files, sorted by {@link Instant#ORDER}. */
-  public List<Instant> instants() {
+  /** All state files, sorted by {@link TimelineInstant#ORDER}. */
+  public List<TimelineInstant> instants() {
     return instants;
   }
 
@@ -28,9 +28,9 @@ public final class Timeline {
   }
 
   /** The state files of each instant, by key, keys ascending. */
-  public Map<InstantKey, List<Instant>> byKey() {
-    Map<InstantKey, List<Instant>> byKey = new TreeMap<>();
-    for (Instant instant : instants) {
+  public Map<InstantKey, List<TimelineInstant>> byKey() {
+    Map<InstantKey, List<TimelineInstant>> byKey = new TreeMap<>();
+    for (TimelineInstant instant : instants) {
       byKey.computeIfAbsent(instant.key(), k -> new ArrayList<>()).add(instant);
     }
     return byKey;

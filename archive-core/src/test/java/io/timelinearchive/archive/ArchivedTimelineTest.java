@@ -18,8 +18,8 @@ import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.Action;
-import io.timelinearchive.timeline.Instant;
 import io.timelinearchive.timeline.State;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -60,7 +60,7 @@ class ArchivedTimelineTest {
   static ArchiveEntry entry(
       String time, Action action, State state, byte[] content, java.time.Instant modified) {
     try {
-      return CONVERTER.convert(new Instant(time, action, state), modified, content);
+      return CONVERTER.convert(new TimelineInstant(time, action, state), modified, content);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -252,9 +252,9 @@ class ArchivedTimelineTest {
     assertThat(timeline.instants())
         .extracting(ArchivedInstant::instant)
         .containsExactly(
-            new Instant("20240102000000000", Action.COMPACTION, State.REQUESTED),
-            new Instant("20240102000000000", Action.COMPACTION, State.INFLIGHT),
-            new Instant("20240102000000000", Action.COMMIT, State.COMPLETED));
+            new TimelineInstant("20240102000000000", Action.COMPACTION, State.REQUESTED),
+            new TimelineInstant("20240102000000000", Action.COMPACTION, State.INFLIGHT),
+            new TimelineInstant("20240102000000000", Action.COMMIT, State.COMPLETED));
   }
 
   @Test
@@ -330,7 +330,7 @@ class ArchivedTimelineTest {
         ArchivedTimeline.load(storage, folder, ArchiveReadOptions.all()).instants().get(0);
 
     assertThat(clean.instant())
-        .isEqualTo(new Instant("20240101000000000", Action.CLEAN, State.COMPLETED));
+        .isEqualTo(new TimelineInstant("20240101000000000", Action.CLEAN, State.COMPLETED));
     assertThat(clean.rawContent()).isEmpty();
     assertThat(clean.stateTransitionTime()).isEmpty();
     assertThat(clean.entry()).isPresent();
@@ -401,7 +401,7 @@ class ArchivedTimelineTest {
   void rawContentIsReadOnly() {
     ArchivedInstant instant =
         new ArchivedInstant(
-            new Instant("1", Action.COMMIT, State.COMPLETED),
+            new TimelineInstant("1", Action.COMMIT, State.COMPLETED),
             Optional.empty(),
             Optional.empty(),
             Optional.of(ByteBuffer.wrap(new byte[] {1})));

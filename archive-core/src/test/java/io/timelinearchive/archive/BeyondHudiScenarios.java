@@ -8,8 +8,8 @@ import io.timelinearchive.select.Barrier;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.Action;
-import io.timelinearchive.timeline.Instant;
 import io.timelinearchive.timeline.InstantKey;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -39,7 +39,7 @@ public final class BeyondHudiScenarios {
   private static List<String> completedCommitTimes(SampleTable.Written written) {
     return written.files().values().stream()
         .filter(i -> i.action() == Action.COMMIT && i.isCompleted())
-        .map(Instant::time)
+        .map(TimelineInstant::time)
         .sorted()
         .toList();
   }
@@ -167,7 +167,7 @@ public final class BeyondHudiScenarios {
     List<String> expected =
         written.files().values().stream()
             .filter(i -> i.time().compareTo(from) >= 0 && i.time().compareTo(to) <= 0)
-            .map(Instant::fileName)
+            .map(TimelineInstant::fileName)
             .filter(name -> !activeBefore.containsKey(name))
             .sorted()
             .toList();
@@ -187,14 +187,15 @@ public final class BeyondHudiScenarios {
 
       RestoreResult dry = restorer.restore(from, to, true, true);
       assertThat(dry.dryRun()).isTrue();
-      assertThat(dry.restored().stream().map(Instant::fileName).sorted().toList())
+      assertThat(dry.restored().stream().map(TimelineInstant::fileName).sorted().toList())
           .isEqualTo(expected);
       assertThat(InvariantChecker.snapshot(storage, meta).keySet())
           .isEqualTo(activeBefore.keySet());
 
       RestoreResult result = restorer.restore(from, to, true, false);
 
-      List<String> restored = result.restored().stream().map(Instant::fileName).sorted().toList();
+      List<String> restored =
+          result.restored().stream().map(TimelineInstant::fileName).sorted().toList();
       assertThat(restored).isEqualTo(expected);
       assertThat(result.alreadyActive()).isEmpty();
       Map<String, byte[]> after = InvariantChecker.snapshot(storage, meta);
@@ -202,14 +203,14 @@ public final class BeyondHudiScenarios {
         assertThat(after.get(name)).as(name).isEqualTo(original.get(name));
       }
       // completed files newest first, then the pending ones: the reverse of archival's deletes
-      List<Instant> order = result.restored();
+      List<TimelineInstant> order = result.restored();
       int firstPending = 0;
       while (firstPending < order.size() && order.get(firstPending).isCompleted()) {
         firstPending++;
       }
-      assertThat(order.subList(firstPending, order.size())).noneMatch(Instant::isCompleted);
-      List<Instant> completedOrder = new ArrayList<>(order.subList(0, firstPending));
-      assertThat(completedOrder).isSortedAccordingTo(Instant.ORDER.reversed());
+      assertThat(order.subList(firstPending, order.size())).noneMatch(TimelineInstant::isCompleted);
+      List<TimelineInstant> completedOrder = new ArrayList<>(order.subList(0, firstPending));
+      assertThat(completedOrder).isSortedAccordingTo(TimelineInstant.ORDER.reversed());
       // they stay in the archive, and nothing was lost anywhere
       assertThat(
               ArchivedTimeline.load(

@@ -13,7 +13,7 @@ import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.Action;
-import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -88,10 +88,10 @@ class TestBeyondHudi {
           SampleTable.write(storage, memoryBase, BeyondHudiScenarios.table());
       StorageLocation meta = memoryBase.resolve(".hoodie");
       // what Hudi's own archiver leaves: the converted entry, no raw bytes, file gone from .hoodie
-      Instant first =
+      TimelineInstant first =
           written.files().values().stream()
               .filter(i -> i.action() == Action.COMMIT && i.isCompleted())
-              .min(Instant.ORDER)
+              .min(TimelineInstant.ORDER)
               .orElseThrow();
       StorageLocation file = meta.resolve(first.fileName());
       ArchiveEntry entry =

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.timelinearchive.timeline.Action;
-import io.timelinearchive.timeline.Instant;
 import io.timelinearchive.timeline.State;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -83,7 +83,7 @@ class ArchiveBlockEncoderTest {
 
   static ArchiveEntry entry(String time, Action action, State state, byte[] content) {
     try {
-      return CONVERTER.convert(new Instant(time, action, state), MODIFIED, content);
+      return CONVERTER.convert(new TimelineInstant(time, action, state), MODIFIED, content);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -211,7 +211,8 @@ class ArchiveBlockEncoderTest {
         new GenericRecordBuilder(savepoint)
             .set("info", new GenericRecordBuilder(nested).set("somethingElse", "x").build())
             .build();
-    Instant instant = new Instant("20240301100000001", Action.SAVEPOINT, State.COMPLETED);
+    TimelineInstant instant =
+        new TimelineInstant("20240301100000001", Action.SAVEPOINT, State.COMPLETED);
     assertThatThrownBy(
             () -> CONVERTER.convert(instant, MODIFIED, AvroInstantFiles.serialize(record)))
         .isInstanceOf(InstantConversionException.class)
@@ -227,7 +228,8 @@ class ArchiveBlockEncoderTest {
     hudi.put("stateTransitionTime", "20240301100000009");
     hudi.put("hoodieCleanMetadata", SampleRecords.cleanMetadata("20240301100000001"));
     ArchiveEntry entry =
-        new ArchiveEntry(new Instant("20240301100000001", Action.CLEAN, State.COMPLETED), hudi);
+        new ArchiveEntry(
+            new TimelineInstant("20240301100000001", Action.CLEAN, State.COMPLETED), hudi);
 
     GenericRecord back = blocks(ArchiveBlockEncoder.encode(List.of(entry))).get(0).records().get(0);
     assertThat(back.getSchema().getFields()).hasSize(17);

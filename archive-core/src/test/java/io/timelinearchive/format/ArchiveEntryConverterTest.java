@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.timelinearchive.timeline.Action;
-import io.timelinearchive.timeline.Instant;
 import io.timelinearchive.timeline.State;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -57,8 +57,8 @@ class ArchiveEntryConverterTest {
     return s.getBytes(StandardCharsets.UTF_8);
   }
 
-  private static Instant instant(Action action, State state) {
-    return new Instant(T, action, state);
+  private static TimelineInstant instant(Action action, State state) {
+    return new TimelineInstant(T, action, state);
   }
 
   static Stream<Arguments> everyStateFileOfTheTable() {
@@ -148,7 +148,7 @@ class ArchiveEntryConverterTest {
   @MethodSource("everyStateFileOfTheTable")
   void everyStateFileConvertsAndRoundTrips(
       Action action, State state, byte[] content, EntryDetail expected) throws IOException {
-    Instant instant = instant(action, state);
+    TimelineInstant instant = instant(action, state);
     ArchiveEntry entry = UTC.convert(instant, MODIFIED, content);
 
     GenericRecord record = entry.record();
@@ -363,7 +363,7 @@ class ArchiveEntryConverterTest {
 
   @Test
   void unreadableContentIsAnInstantConversionExceptionNamingTheProblem() {
-    Instant commit = instant(Action.COMMIT, State.COMPLETED);
+    TimelineInstant commit = instant(Action.COMMIT, State.COMPLETED);
     assertThatThrownBy(() -> UTC.convert(commit, MODIFIED, utf8("{\"partitionToWriteStats\":")))
         .isInstanceOf(InstantConversionException.class)
         .hasMessageContaining(commit.toString())
@@ -381,7 +381,7 @@ class ArchiveEntryConverterTest {
         .hasMessageContaining("numWrites")
         .hasMessageContaining("not a number");
 
-    Instant clean = instant(Action.CLEAN, State.COMPLETED);
+    TimelineInstant clean = instant(Action.CLEAN, State.COMPLETED);
     assertThatThrownBy(() -> UTC.convert(clean, MODIFIED, utf8(COMMIT_JSON)))
         .isInstanceOf(InstantConversionException.class)
         .hasMessageContaining(clean.toString())

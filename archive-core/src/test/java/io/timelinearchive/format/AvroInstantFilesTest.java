@@ -3,14 +3,14 @@ package io.timelinearchive.format;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.timelinearchive.timeline.Action;
-import io.timelinearchive.timeline.Instant;
 import io.timelinearchive.timeline.State;
+import io.timelinearchive.timeline.TimelineInstant;
 import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.Test;
 
 class AvroInstantFilesTest {
-  private static final Instant CLEAN =
-      new Instant("20261129120000000", Action.CLEAN, State.COMPLETED);
+  private static final TimelineInstant CLEAN =
+      new TimelineInstant("20261129120000000", Action.CLEAN, State.COMPLETED);
 
   @Test
   void filesWithEqualSchemasAreReadWithOneSchemaInstance() throws Exception {

@@ -2,10 +2,10 @@ package io.timelinearchive.select;
 
 import io.timelinearchive.select.ArchivalPolicy.CleanerPolicy;
 import io.timelinearchive.timeline.Action;
-import io.timelinearchive.timeline.Instant;
 import io.timelinearchive.timeline.InstantKey;
 import io.timelinearchive.timeline.State;
 import io.timelinearchive.timeline.Timeline;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.time.LocalDateTime;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -33,29 +33,29 @@ final class HudiArchiverOracle {
   private HudiArchiverOracle() {}
 
   /** Hudi's active timeline: the furthest state of each instant (the first of equals). */
-  static List<Instant> activeTimeline(Timeline timeline) {
-    List<Instant> active = new ArrayList<>();
-    for (List<Instant> files : timeline.byKey().values()) {
+  static List<TimelineInstant> activeTimeline(Timeline timeline) {
+    List<TimelineInstant> active = new ArrayList<>();
+    for (List<TimelineInstant> files : timeline.byKey().values()) {
       active.add(
           files.stream().reduce((x, y) -> x.state().compareTo(y.state()) >= 0 ? x : y).get());
     }
     return active;
   }
 
-  static List<Instant> completedCommits(List<Instant> active) {
+  static List<TimelineInstant> completedCommits(List<TimelineInstant> active) {
     return active.stream().filter(i -> i.isCompleted() && COMMITS.contains(i.action())).toList();
   }
 
   /** ArchivalUtils.getMinAndMaxInstantsToKeep. */
-  static int[] minAndMax(List<Instant> active, TableFacts facts, ArchivalPolicy policy) {
-    List<Instant> completed = completedCommits(active);
-    Optional<Instant> earliest = Optional.empty();
+  static int[] minAndMax(List<TimelineInstant> active, TableFacts facts, ArchivalPolicy policy) {
+    List<TimelineInstant> completed = completedCommits(active);
+    Optional<TimelineInstant> earliest = Optional.empty();
     if (policy.cleanerPolicy() == CleanerPolicy.KEEP_LATEST_COMMITS
         && completed.size() > policy.cleanerCommitsRetained()) {
-      Optional<Instant> pending =
+      Optional<TimelineInstant> pending =
           active.stream().filter(i -> COMMITS.contains(i.action()) && !i.isCompleted()).findFirst();
       int n = completed.size() - policy.cleanerCommitsRetained();
-      Optional<Instant> nth =
+      Optional<TimelineInstant> nth =
           n < completed.size() ? Optional.of(completed.get(n)) : Optional.empty();
       if (pending.isPresent()) {
         earliest =
@@ -96,34 +96,34 @@ final class HudiArchiverOracle {
     return new int[] {min, max};
   }
 
-  private static int compare(Instant a, Instant b) {
+  private static int compare(TimelineInstant a, TimelineInstant b) {
     int byKey = a.key().compareTo(b.key());
     return byKey != 0 ? byKey : a.state().compareTo(b.state());
   }
 
   static List<InstantKey> select(
       Timeline timeline, TableFacts facts, ArchivalPolicy policy, java.time.Instant now) {
-    List<Instant> active = activeTimeline(timeline);
+    List<TimelineInstant> active = activeTimeline(timeline);
     int[] minMax = minAndMax(active, facts, policy);
     int min = minMax[0];
     int max = minMax[1];
 
     // getCleanInstantsToArchive
-    Map<Action, List<Instant>> cleanAndRollback =
+    Map<Action, List<TimelineInstant>> cleanAndRollback =
         active.stream()
             .filter(
                 i ->
                     i.isCompleted()
                         && (i.action() == Action.CLEAN || i.action() == Action.ROLLBACK))
-            .collect(Collectors.groupingBy(Instant::action));
-    Stream<Instant> cleans =
+            .collect(Collectors.groupingBy(TimelineInstant::action));
+    Stream<TimelineInstant> cleans =
         cleanAndRollback.values().stream()
             .flatMap(l -> l.size() > max ? l.subList(0, l.size() - min).stream() : Stream.empty());
 
     // getCommitInstantsToArchive
-    List<Instant> completed = completedCommits(active);
-    Stream<Instant> commits = Stream.empty();
-    Optional<Instant> oldestPending =
+    List<TimelineInstant> completed = completedCommits(active);
+    Stream<TimelineInstant> commits = Stream.empty();
+    Optional<TimelineInstant> oldestPending =
         active.stream().filter(i -> i.action().isWriteAction() && !i.isCompleted()).findFirst();
     Optional<String> oldestCommitToRetain =
         oldestPending.map(
@@ -131,12 +131,12 @@ final class HudiArchiverOracle {
                 completed.stream()
                     .filter(c -> c.time().compareTo(p.time()) < 0)
                     .reduce((a, b) -> b)
-                    .map(Instant::time)
+                    .map(TimelineInstant::time)
                     .orElse(p.time()));
     List<String> savepoints =
         active.stream()
             .filter(i -> i.isCompleted() && i.action() == Action.SAVEPOINT)
-            .map(Instant::time)
+            .map(TimelineInstant::time)
             .toList();
     if (!completed.isEmpty() && completed.size() > max) {
       Optional<String> forCompaction =
@@ -161,7 +161,7 @@ final class HudiArchiverOracle {
     }
 
     // getInstantsToArchive
-    Stream<Instant> instants = Stream.concat(cleans, commits);
+    Stream<TimelineInstant> instants = Stream.concat(cleans, commits);
     if (facts.metadataTable().isPresent()) {
       Optional<String> compaction = facts.metadataTable().get().latestCompactionTime();
       instants =
@@ -181,7 +181,7 @@ final class HudiArchiverOracle {
                       .toInstant()
                       .isAfter(youngest));
     }
-    Stream<InstantKey> keys = instants.map(Instant::key).sorted(Comparator.naturalOrder());
+    Stream<InstantKey> keys = instants.map(TimelineInstant::key).sorted(Comparator.naturalOrder());
     if (policy.maxInstantsPerRun().isPresent()) {
       keys = keys.limit(policy.maxInstantsPerRun().getAsInt());
     }
@@ -193,17 +193,17 @@ final class HudiArchiverOracle {
    * taken from the facts; unknown, every replacecommit from the first is kept.
    */
   private static Optional<String> oldestInstantToRetainForClustering(
-      List<Instant> active, TableFacts facts) {
-    List<Instant> replaceCommits =
+      List<TimelineInstant> active, TableFacts facts) {
+    List<TimelineInstant> replaceCommits =
         active.stream().filter(i -> i.action() == Action.REPLACE_COMMIT).toList();
     if (replaceCommits.isEmpty()) {
       return Optional.empty();
     }
-    Optional<Instant> clean =
+    Optional<TimelineInstant> clean =
         active.stream()
             .filter(i -> i.isCompleted() && i.action() == Action.CLEAN)
             .reduce((a, b) -> b);
-    Optional<Instant> oldest;
+    Optional<TimelineInstant> oldest;
     if (clean.isPresent()) {
       Optional<TableFacts.LatestClean> given =
           facts.latestClean().filter(c -> c.time().equals(clean.get().time()));
@@ -222,10 +222,10 @@ final class HudiArchiverOracle {
     } else {
       oldest = Optional.of(replaceCommits.get(0));
     }
-    Optional<Instant> inflight =
+    Optional<TimelineInstant> inflight =
         replaceCommits.stream().filter(r -> r.state() == State.INFLIGHT).findFirst();
     if (inflight.isPresent()) {
-      Optional<Instant> before =
+      Optional<TimelineInstant> before =
           completedCommits(active).stream()
               .filter(c -> c.time().compareTo(inflight.get().time()) < 0)
               .reduce((a, b) -> b);
@@ -233,20 +233,20 @@ final class HudiArchiverOracle {
         oldest = before;
       }
     }
-    return oldest.map(Instant::time);
+    return oldest.map(TimelineInstant::time);
   }
 
   /** CompactionUtils.getOldestInstantToRetainForCompaction. */
   private static Optional<String> oldestInstantToRetainForCompaction(
-      List<Instant> active, int maxDeltaCommits) {
-    Optional<Instant> lastCompaction =
+      List<TimelineInstant> active, int maxDeltaCommits) {
+    Optional<TimelineInstant> lastCompaction =
         active.stream()
             .filter(i -> i.isCompleted() && i.action() == Action.COMMIT)
             .reduce((a, b) -> b);
-    List<Instant> deltaCommits =
+    List<TimelineInstant> deltaCommits =
         active.stream().filter(i -> i.action() == Action.DELTA_COMMIT).toList();
-    List<Instant> since;
-    Instant anchor;
+    List<TimelineInstant> since;
+    TimelineInstant anchor;
     if (lastCompaction.isPresent()) {
       anchor = lastCompaction.get();
       since = deltaCommits.stream().filter(d -> d.time().compareTo(anchor.time()) > 0).toList();
@@ -259,7 +259,7 @@ final class HudiArchiverOracle {
     if (since.size() < maxDeltaCommits) {
       return Optional.of(anchor.time());
     }
-    List<Instant> upTo = since.stream().limit(since.size() - maxDeltaCommits + 1).toList();
+    List<TimelineInstant> upTo = since.stream().limit(since.size() - maxDeltaCommits + 1).toList();
     return Optional.of(upTo.get(upTo.size() - 1).time());
   }
 }

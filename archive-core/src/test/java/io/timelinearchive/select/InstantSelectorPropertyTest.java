@@ -6,10 +6,10 @@ import io.timelinearchive.select.ArchivalPolicy.CleanerPolicy;
 import io.timelinearchive.select.Barrier.Kind;
 import io.timelinearchive.select.Barrier.Scope;
 import io.timelinearchive.timeline.Action;
-import io.timelinearchive.timeline.Instant;
 import io.timelinearchive.timeline.InstantKey;
 import io.timelinearchive.timeline.State;
 import io.timelinearchive.timeline.Timeline;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -63,15 +63,17 @@ class InstantSelectorPropertyTest {
   @Property(tries = 300, edgeCases = EdgeCasesMode.NONE)
   void takesEveryStateFileOfEachChosenInstantAndNoOther(@ForAll("scenarios") Scenario s) {
     ArchivalPlan plan = plan(s);
-    Map<InstantKey, List<Instant>> byKey = s.timeline().byKey();
-    List<Instant> expected = new ArrayList<>();
+    Map<InstantKey, List<TimelineInstant>> byKey = s.timeline().byKey();
+    List<TimelineInstant> expected = new ArrayList<>();
     for (InstantKey key : plan.instants()) {
       expected.addAll(byKey.get(key));
     }
     assertThat(plan.files()).isEqualTo(expected);
     assertThat(plan.instants()).isSorted().doesNotHaveDuplicates();
     for (InstantKey key : plan.instants()) {
-      assertThat(byKey.get(key)).as("a chosen instant is completed").anyMatch(Instant::isCompleted);
+      assertThat(byKey.get(key))
+          .as("a chosen instant is completed")
+          .anyMatch(TimelineInstant::isCompleted);
       assertThat(key.action()).isNotIn(NEVER_ARCHIVED);
     }
     int total = plan.countsByAction().values().stream().mapToInt(Integer::intValue).sum();
@@ -81,15 +83,16 @@ class InstantSelectorPropertyTest {
   @Property(tries = 400, edgeCases = EdgeCasesMode.NONE)
   void commitsStayAPrefixBehindSavepointAndOldestPendingInstant(@ForAll("scenarios") Scenario s) {
     ArchivalPlan plan = plan(s);
-    List<Instant> active = HudiArchiverOracle.activeTimeline(s.timeline());
-    List<Instant> completed = HudiArchiverOracle.completedCommits(active);
+    List<TimelineInstant> active = HudiArchiverOracle.activeTimeline(s.timeline());
+    List<TimelineInstant> completed = HudiArchiverOracle.completedCommits(active);
     Set<InstantKey> chosen = new HashSet<>(plan.instants());
-    List<Instant> chosenCommits = completed.stream().filter(c -> chosen.contains(c.key())).toList();
+    List<TimelineInstant> chosenCommits =
+        completed.stream().filter(c -> chosen.contains(c.key())).toList();
 
     Optional<String> firstSavepoint =
         active.stream()
             .filter(i -> i.isCompleted() && i.action() == Action.SAVEPOINT)
-            .map(Instant::time)
+            .map(TimelineInstant::time)
             .findFirst();
     Set<String> savepointed = new HashSet<>();
     active.stream()
@@ -98,25 +101,25 @@ class InstantSelectorPropertyTest {
     Optional<String> oldestPendingWrite =
         active.stream()
             .filter(i -> !i.isCompleted() && i.action().isWriteAction())
-            .map(Instant::time)
+            .map(TimelineInstant::time)
             .findFirst();
 
     // replacecommits stay while nothing says the cleaner has passed them
     Optional<String> firstReplaceCommit =
         active.stream()
             .filter(i -> i.action() == Action.REPLACE_COMMIT)
-            .map(Instant::time)
+            .map(TimelineInstant::time)
             .findFirst();
     Optional<String> latestClean =
         active.stream()
             .filter(i -> i.isCompleted() && i.action() == Action.CLEAN)
-            .map(Instant::time)
+            .map(TimelineInstant::time)
             .reduce((a, b) -> b);
     boolean cleanPlanKnown =
         latestClean.isPresent()
             && s.facts().latestClean().map(c -> c.time().equals(latestClean.get())).orElse(false);
 
-    for (Instant commit : chosenCommits) {
+    for (TimelineInstant commit : chosenCommits) {
       if (!cleanPlanKnown) {
         firstReplaceCommit.ifPresent(r -> assertThat(commit.time()).isLessThan(r));
       }
@@ -129,7 +132,7 @@ class InstantSelectorPropertyTest {
     }
 
     // no hole: the oldest completed commits (but savepointed ones, when archiving beyond them)
-    List<Instant> eligible =
+    List<TimelineInstant> eligible =
         s.policy().archiveBeyondSavepoint()
             ? completed.stream().filter(c -> !savepointed.contains(c.time())).toList()
             : completed;
@@ -157,12 +160,13 @@ class InstantSelectorPropertyTest {
   @Property(tries = 300, edgeCases = EdgeCasesMode.NONE)
   void cleansAndRollbacksAreTrimmedOldestFirstPerAction(@ForAll("scenarios") Scenario s) {
     ArchivalPlan plan = plan(s);
-    List<Instant> active = HudiArchiverOracle.activeTimeline(s.timeline());
+    List<TimelineInstant> active = HudiArchiverOracle.activeTimeline(s.timeline());
     Set<InstantKey> chosen = new HashSet<>(plan.instants());
     for (Action action : List.of(Action.CLEAN, Action.ROLLBACK)) {
-      List<Instant> completed =
+      List<TimelineInstant> completed =
           active.stream().filter(i -> i.isCompleted() && i.action() == action).toList();
-      List<Instant> taken = completed.stream().filter(i -> chosen.contains(i.key())).toList();
+      List<TimelineInstant> taken =
+          completed.stream().filter(i -> chosen.contains(i.key())).toList();
       assertThat(taken).isEqualTo(completed.subList(0, taken.size()));
       if (completed.size() <= plan.maxCommits()) {
         assertThat(taken).isEmpty();
@@ -216,7 +220,7 @@ class InstantSelectorPropertyTest {
   @Property(tries = 200, edgeCases = EdgeCasesMode.NONE)
   void isDeterministicWhateverTheListingOrder(
       @ForAll("scenarios") Scenario s, @ForAll long shuffleSeed) {
-    List<Instant> shuffled = new ArrayList<>(s.timeline().instants());
+    List<TimelineInstant> shuffled = new ArrayList<>(s.timeline().instants());
     Collections.shuffle(shuffled, new Random(shuffleSeed));
     ArchivalPlan plan = plan(s);
     assertThat(InstantSelector.plan(Timeline.of(shuffled), s.facts(), s.policy(), s.now()))
@@ -229,7 +233,7 @@ class InstantSelectorPropertyTest {
     ArchivalPlan plan = plan(s);
     Statistics.label("clean barrier").collect(plan.barrier(Scope.CLEAN).kind());
     Statistics.label("rollback barrier").collect(plan.barrier(Scope.ROLLBACK).kind());
-    List<Instant> active = HudiArchiverOracle.activeTimeline(s.timeline());
+    List<TimelineInstant> active = HudiArchiverOracle.activeTimeline(s.timeline());
     Set<InstantKey> chosen = new HashSet<>(plan.instants());
     long completedCommits = HudiArchiverOracle.completedCommits(active).size();
     Barrier barrier = plan.barrier();
@@ -252,7 +256,7 @@ class InstantSelectorPropertyTest {
                           && i.action() == Action.SAVEPOINT
                           && Optional.of(i.time()).equals(barrier.instantTime()));
       case PENDING_INSTANT -> {
-        Instant pending =
+        TimelineInstant pending =
             active.stream()
                 .filter(i -> !i.isCompleted() && i.action().isWriteAction())
                 .findFirst()
@@ -276,12 +280,12 @@ class InstantSelectorPropertyTest {
           .filteredOn(c -> !chosen.contains(c.key()))
           .filteredOn(c -> !s.policy().archiveBeyondSavepoint() || !isSavepointed(active, c))
           .first()
-          .extracting(Instant::time)
+          .extracting(TimelineInstant::time)
           .isEqualTo(firstKept);
     }
   }
 
-  private static boolean isSavepointed(List<Instant> active, Instant commit) {
+  private static boolean isSavepointed(List<TimelineInstant> active, TimelineInstant commit) {
     return active.stream()
         .anyMatch(
             i ->
@@ -299,7 +303,7 @@ class InstantSelectorPropertyTest {
   @Property(tries = 1)
   void plansAMillionInstants(@ForAll long seed) {
     Random random = new Random(seed);
-    List<Instant> files = new ArrayList<>(1_300_000);
+    List<TimelineInstant> files = new ArrayList<>(1_300_000);
     LocalDateTime time = LocalDateTime.of(2020, 1, 1, 0, 0);
     int instants = 1_000_000;
     String pendingAt = null;
@@ -319,7 +323,7 @@ class InstantSelectorPropertyTest {
         files.addAll(TimelineFixture.stateFiles(action, t, State.COMPLETED));
         fileCounts.put(new InstantKey(t, action), 3);
       } else {
-        files.add(new Instant(t, action, State.COMPLETED));
+        files.add(new TimelineInstant(t, action, State.COMPLETED));
       }
     }
     Timeline timeline = Timeline.of(files);

@@ -20,10 +20,10 @@ import io.timelinearchive.select.TableFacts.LatestClean;
 import io.timelinearchive.select.TableFacts.MetadataTable;
 import io.timelinearchive.select.TableFacts.TableType;
 import io.timelinearchive.timeline.Action;
-import io.timelinearchive.timeline.Instant;
 import io.timelinearchive.timeline.InstantKey;
 import io.timelinearchive.timeline.State;
 import io.timelinearchive.timeline.Timeline;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.HashMap;
@@ -107,18 +107,18 @@ class InstantSelectorTest {
     ArchivalPlan plan = plan(t, cleaned, policy());
     assertThat(plan.files())
         .containsExactly(
-            new Instant("101", COMPACTION, State.REQUESTED),
-            new Instant("101", COMPACTION, State.INFLIGHT),
-            new Instant("101", COMMIT, State.COMPLETED),
-            new Instant("102", LOG_COMPACTION, State.REQUESTED),
-            new Instant("102", LOG_COMPACTION, State.INFLIGHT),
-            new Instant("102", DELTA_COMMIT, State.COMPLETED),
-            new Instant("103", REPLACE_COMMIT, State.REQUESTED),
-            new Instant("103", REPLACE_COMMIT, State.INFLIGHT),
-            new Instant("103", REPLACE_COMMIT, State.COMPLETED),
-            new Instant("104", DELTA_COMMIT, State.REQUESTED),
-            new Instant("104", DELTA_COMMIT, State.INFLIGHT),
-            new Instant("104", DELTA_COMMIT, State.COMPLETED));
+            new TimelineInstant("101", COMPACTION, State.REQUESTED),
+            new TimelineInstant("101", COMPACTION, State.INFLIGHT),
+            new TimelineInstant("101", COMMIT, State.COMPLETED),
+            new TimelineInstant("102", LOG_COMPACTION, State.REQUESTED),
+            new TimelineInstant("102", LOG_COMPACTION, State.INFLIGHT),
+            new TimelineInstant("102", DELTA_COMMIT, State.COMPLETED),
+            new TimelineInstant("103", REPLACE_COMMIT, State.REQUESTED),
+            new TimelineInstant("103", REPLACE_COMMIT, State.INFLIGHT),
+            new TimelineInstant("103", REPLACE_COMMIT, State.COMPLETED),
+            new TimelineInstant("104", DELTA_COMMIT, State.REQUESTED),
+            new TimelineInstant("104", DELTA_COMMIT, State.INFLIGHT),
+            new TimelineInstant("104", DELTA_COMMIT, State.COMPLETED));
     assertThat(plan.countsByAction())
         .containsExactly(
             Map.entry(COMMIT, 1), Map.entry(DELTA_COMMIT, 2), Map.entry(REPLACE_COMMIT, 1));

@@ -4,9 +4,9 @@ import io.timelinearchive.select.TableFacts.LatestClean;
 import io.timelinearchive.select.TableFacts.MetadataTable;
 import io.timelinearchive.select.TableFacts.TableType;
 import io.timelinearchive.timeline.Action;
-import io.timelinearchive.timeline.Instant;
 import io.timelinearchive.timeline.State;
 import io.timelinearchive.timeline.Timeline;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -157,7 +157,7 @@ record Scenario(
       int metadataChoice,
       long nowAfterLast,
       int cleanChoice) {
-    List<Instant> files = new ArrayList<>();
+    List<TimelineInstant> files = new ArrayList<>();
     List<String> times = new ArrayList<>();
     LocalDateTime time = START;
     for (Spec spec : specs) {
@@ -189,7 +189,7 @@ record Scenario(
     // the latest clean's plan: mostly given, retaining from some earlier time (or nothing, as
     // with KEEP_LATEST_FILE_VERSIONS); sometimes missing, sometimes about an older clean
     String latestCleanTime = null;
-    for (Instant file : timeline.instants()) {
+    for (TimelineInstant file : timeline.instants()) {
       if (file.action() == Action.CLEAN && file.isCompleted()) {
         latestCleanTime = file.time();
       }

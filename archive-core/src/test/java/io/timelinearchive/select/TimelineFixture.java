@@ -1,15 +1,15 @@
 package io.timelinearchive.select;
 
 import io.timelinearchive.timeline.Action;
-import io.timelinearchive.timeline.Instant;
 import io.timelinearchive.timeline.State;
 import io.timelinearchive.timeline.Timeline;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.util.ArrayList;
 import java.util.List;
 
 /** Builds timelines the way Hudi writes them: every state file up to the one an instant reached. */
 final class TimelineFixture {
-  private final List<Instant> files = new ArrayList<>();
+  private final List<TimelineInstant> files = new ArrayList<>();
 
   static TimelineFixture timeline() {
     return new TimelineFixture();
@@ -41,8 +41,8 @@ final class TimelineFixture {
   }
 
   /** The files Hudi leaves for an instant of {@code action} that reached {@code reached}. */
-  static List<Instant> stateFiles(Action action, String time, State reached) {
-    List<Instant> result = new ArrayList<>();
+  static List<TimelineInstant> stateFiles(Action action, String time, State reached) {
+    List<TimelineInstant> result = new ArrayList<>();
     for (State state : State.values()) {
       if (state.compareTo(reached) > 0) {
         break;
@@ -51,18 +51,19 @@ final class TimelineFixture {
         case SAVEPOINT -> {
           // a savepoint has no requested file
           if (state != State.REQUESTED) {
-            result.add(new Instant(time, action, state));
+            result.add(new TimelineInstant(time, action, state));
           }
         }
         case SCHEMA_COMMIT -> {
           if (state == State.COMPLETED) {
-            result.add(new Instant(time, action, state));
+            result.add(new TimelineInstant(time, action, state));
           }
         }
         case COMPACTION, LOG_COMPACTION ->
             result.add(
-                new Instant(time, state == State.COMPLETED ? action.comparable() : action, state));
-        default -> result.add(new Instant(time, action, state));
+                new TimelineInstant(
+                    time, state == State.COMPLETED ? action.comparable() : action, state));
+        default -> result.add(new TimelineInstant(time, action, state));
       }
     }
     return result;

@@ -2,7 +2,7 @@ package io.timelinearchive.hudicompat;
 
 import static java.util.Objects.requireNonNull;
 
-import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -53,7 +53,7 @@ final class HudiView {
       return new Id(instant.getTimestamp(), instant.getAction(), instant.getState().name());
     }
 
-    static Id of(Instant instant) {
+    static Id of(TimelineInstant instant) {
       return new Id(instant.time(), instant.action().actionName(), instant.state().name());
     }
 

@@ -9,7 +9,7 @@ import io.timelinearchive.format.ArchiveSchemas;
 import io.timelinearchive.hudicompat.HudiView.Id;
 import io.timelinearchive.hudicompat.HudiView.ScannedBlock;
 import io.timelinearchive.timeline.Action;
-import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.TimelineInstant;
 import io.timelinearchive.timeline.State;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -94,7 +94,7 @@ class TestRawContentRoundTrip {
   }
 
   private static String fileName(Id id) {
-    return new Instant(
+    return new TimelineInstant(
             id.time(), Action.fromName(id.action()).orElseThrow(), State.valueOf(id.state()))
         .fileName();
   }

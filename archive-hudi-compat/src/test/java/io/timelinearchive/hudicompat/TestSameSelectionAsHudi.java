@@ -6,7 +6,7 @@ import io.timelinearchive.format.InstantConversionException;
 import io.timelinearchive.hudicompat.HudiView.Id;
 import io.timelinearchive.select.ArchivalPlan;
 import io.timelinearchive.select.Barrier;
-import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.TimelineInstant;
 import io.timelinearchive.timeline.InstantFileName;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -422,7 +422,7 @@ class TestSameSelectionAsHudi {
     assertThat(runs.hudiFailure()).isNull();
     assertThat(runs.ourFailure()).isNull();
     Set<String> planned = new TreeSet<>();
-    runs.plan().files().stream().map(Instant::fileName).forEach(planned::add);
+    runs.plan().files().stream().map(TimelineInstant::fileName).forEach(planned::add);
 
     assertThat(runs.removedByHudi()).as("Hudi archived something").isNotEmpty();
     assertThat(planned).as("our plan vs what Hudi removed").isEqualTo(runs.removedByHudi());

@@ -21,7 +21,7 @@ import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.HoodieTable;
-import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -47,7 +47,7 @@ class TestTimelineArchiverAzurite {
     StorageLocation meta;
     StorageLocation archiveFolder;
     InvariantChecker checker;
-    Set<Instant> written;
+    Set<TimelineInstant> written;
     try (MetaStorage storage = MetaStorages.open(base, Azurite.get().config())) {
       written = new HashSet<>(SampleTable.write(storage, base, SPEC).files().values());
       HoodieTable table = HoodieTable.load(storage, base);
@@ -61,7 +61,7 @@ class TestTimelineArchiverAzurite {
     config.put(ArchivalPolicy.MAX_INSTANTS_PER_RUN, "3");
     String archiveFile = ArchiveFileName.of(1);
 
-    List<Instant> archived = new ArrayList<>();
+    List<TimelineInstant> archived = new ArrayList<>();
     long length = 0;
     int blocks = 0;
     for (int run = 1; run <= 3; run++) {

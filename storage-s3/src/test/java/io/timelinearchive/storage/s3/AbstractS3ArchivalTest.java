@@ -12,7 +12,7 @@ import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.HoodieTable;
-import io.timelinearchive.timeline.Instant;
+import io.timelinearchive.timeline.TimelineInstant;
 import io.timelinearchive.timeline.State;
 import java.time.Clock;
 import java.time.LocalDateTime;
@@ -113,8 +113,8 @@ abstract class AbstractS3ArchivalTest {
       assertThat(checker.check(storage, meta, archiveFolder)).isEmpty();
       // the run's own result reports the same service requests the storage counted
       assertThat(result.serviceRequests()).isEqualTo(requests);
-      List<Instant> archived = result.archived();
-      long archivedInstants = archived.stream().map(Instant::key).distinct().count();
+      List<TimelineInstant> archived = result.archived();
+      long archivedInstants = archived.stream().map(TimelineInstant::key).distinct().count();
       assertThat(archivedInstants).isGreaterThan(900);
       assertThat(result.activeAfter()).isEqualTo(3_000 - archived.size());
 

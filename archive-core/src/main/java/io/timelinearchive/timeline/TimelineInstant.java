@@ -9,16 +9,17 @@ import java.util.Comparator;
  * completed compaction is therefore {@code (T, commit, COMPLETED)} and its plan {@code (T,
  * compaction, REQUESTED)}; both share the key {@code (T, commit)}.
  */
-public record Instant(String time, Action action, State state) implements Comparable<Instant> {
+public record TimelineInstant(String time, Action action, State state)
+    implements Comparable<TimelineInstant> {
 
   /** Time, then comparable action, then state in life order: the order of a sorted timeline. */
-  public static final Comparator<Instant> ORDER =
-      Comparator.comparing(Instant::time)
+  public static final Comparator<TimelineInstant> ORDER =
+      Comparator.comparing(TimelineInstant::time)
           .thenComparing(i -> i.action().comparable())
-          .thenComparing(Instant::state)
-          .thenComparing(Instant::action);
+          .thenComparing(TimelineInstant::state)
+          .thenComparing(TimelineInstant::action);
 
-  public Instant {
+  public TimelineInstant {
     requireNonNull(time, "time is null");
     requireNonNull(action, "action is null");
     requireNonNull(state, "state is null");
@@ -42,7 +43,7 @@ public record Instant(String time, Action action, State state) implements Compar
   }
 
   @Override
-  public int compareTo(Instant other) {
+  public int compareTo(TimelineInstant other) {
     return ORDER.compare(this, other);
   }
 
