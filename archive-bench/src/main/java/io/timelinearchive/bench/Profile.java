@@ -1,7 +1,7 @@
 package io.timelinearchive.bench;
 
-import io.timelinearchive.archive.ArchiveReadOptions;
 import io.timelinearchive.archive.ArchiveResult;
+import io.timelinearchive.archive.read.ArchiveReadOptions;
 import io.timelinearchive.timeline.HoodieTable;
 import java.nio.file.Files;
 import java.nio.file.Path;

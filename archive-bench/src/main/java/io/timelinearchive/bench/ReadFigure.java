@@ -1,7 +1,7 @@
 package io.timelinearchive.bench;
 
-import io.timelinearchive.archive.ArchiveReadOptions;
-import io.timelinearchive.archive.ArchivedTimeline;
+import io.timelinearchive.archive.read.ArchiveReadOptions;
+import io.timelinearchive.archive.read.ArchivedTimeline;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;

@@ -1,18 +1,18 @@
 package io.timelinearchive.cli;
 
-import io.timelinearchive.archive.ArchiveReadOptions;
 import io.timelinearchive.archive.ArchiveResult;
-import io.timelinearchive.archive.ArchivedInstant;
-import io.timelinearchive.archive.ArchivedTimeline;
 import io.timelinearchive.archive.TimelineArchiver;
+import io.timelinearchive.archive.read.ArchiveReadOptions;
+import io.timelinearchive.archive.read.ArchivedTimeline;
+import io.timelinearchive.format.ArchivedInstant;
 import io.timelinearchive.sample.SampleTable;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.ActiveTimeline;
 import io.timelinearchive.timeline.HoodieTable;
-import io.timelinearchive.timeline.TimelineInstant;
 import io.timelinearchive.timeline.TimelineFile;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,6 +3,7 @@ package io.timelinearchive.cli;
 import static java.util.Objects.requireNonNull;
 
 import io.timelinearchive.archive.ArchiveListener;
+import io.timelinearchive.archive.Phase;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;

@@ -2,10 +2,10 @@ package io.timelinearchive.cli;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.timelinearchive.archive.ArchiveFileSummary;
 import io.timelinearchive.archive.ArchiveResult;
-import io.timelinearchive.archive.ArchivedInstant;
-import io.timelinearchive.format.ArchiveSchemas;
+import io.timelinearchive.archive.read.ArchiveFileSummary;
+import io.timelinearchive.format.ArchivedInstant;
+import io.timelinearchive.format.EntryFields;
 import io.timelinearchive.select.ArchivalPlan;
 import io.timelinearchive.select.Barrier;
 import io.timelinearchive.timeline.TimelineInstant;
@@ -191,7 +191,7 @@ final class Reports {
    */
   static ObjectNode details(ArchivedInstant a) {
     return a.entry()
-        .map(e -> AvroJson.record(e, Set.of(ArchiveSchemas.RAW_CONTENT_FIELD)))
+        .map(e -> AvroJson.record(e, Set.of(EntryFields.RAW_CONTENT)))
         .orElseGet(JsonNodeFactory.instance::objectNode);
   }
 

@@ -1,8 +1,8 @@
 package io.timelinearchive.cli;
 
-import io.timelinearchive.archive.ArchiveReadOptions;
-import io.timelinearchive.archive.ArchivedInstant;
-import io.timelinearchive.archive.ArchivedTimeline;
+import io.timelinearchive.archive.read.ArchiveReadOptions;
+import io.timelinearchive.archive.read.ArchivedTimeline;
+import io.timelinearchive.format.ArchivedInstant;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;

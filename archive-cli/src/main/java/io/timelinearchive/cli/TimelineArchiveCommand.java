@@ -1,7 +1,7 @@
 package io.timelinearchive.cli;
 
-import io.timelinearchive.archive.ArchiveLockedException;
-import io.timelinearchive.archive.RestoreRefusedException;
+import io.timelinearchive.archive.folder.ArchiveLockedException;
+import io.timelinearchive.archive.restore.RestoreRefusedException;
 import io.timelinearchive.format.CorruptArchiveException;
 import io.timelinearchive.format.InstantConversionException;
 import io.timelinearchive.timeline.InvalidTableFileException;

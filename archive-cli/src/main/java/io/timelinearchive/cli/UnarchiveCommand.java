@@ -1,7 +1,7 @@
 package io.timelinearchive.cli;
 
-import io.timelinearchive.archive.RestoreResult;
-import io.timelinearchive.archive.TimelineRestorer;
+import io.timelinearchive.archive.restore.RestoreResult;
+import io.timelinearchive.archive.restore.TimelineRestorer;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -82,13 +82,13 @@ class TestExitCodes {
         "error: hoodie.keep.min.commits=30 must be less than hoodie.keep.max.commits=20");
     assertUsageError(
         Cli.run(command, t, "--batch", "0"),
-        "error: hoodie.commits.archival.batch=0 must be at least 1");
+        "error: hoodie.commits.archival.batch='0' must be at least 1");
     assertUsageError(
         Cli.run(command, t, "--conf", "hoodie.keep.min.commits=abc"),
         "error: hoodie.keep.min.commits='abc' is not a whole number");
     assertUsageError(
         Cli.run(command, t, "--conf", "archive.read.parallelism=0"),
-        "error: archive.read.parallelism='0' must be 1 to 256");
+        "error: archive.read.parallelism='0' must be from 1 to 256");
     assertUsageError(
         Cli.run(command, t, "--min", "many"),
         "error: Invalid value for option '--min': 'many' is not an int");

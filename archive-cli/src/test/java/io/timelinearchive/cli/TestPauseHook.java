@@ -3,7 +3,7 @@ package io.timelinearchive.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.timelinearchive.archive.ArchiveListener.Phase;
+import io.timelinearchive.archive.Phase;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.io.PrintWriter;

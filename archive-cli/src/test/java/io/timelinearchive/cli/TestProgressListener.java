@@ -2,7 +2,7 @@ package io.timelinearchive.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.timelinearchive.archive.ArchiveListener.Phase;
+import io.timelinearchive.archive.Phase;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.concurrent.atomic.AtomicLong;

@@ -3,6 +3,7 @@ package io.timelinearchive.archive;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
+import io.timelinearchive.storage.ExclusiveCreate;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.InvalidTableFileException;

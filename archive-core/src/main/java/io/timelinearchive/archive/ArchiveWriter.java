@@ -2,11 +2,15 @@ package io.timelinearchive.archive;
 
 import static java.util.Objects.requireNonNull;
 
+import io.timelinearchive.archive.folder.ArchiveFolder;
+import io.timelinearchive.archive.folder.ArchiveLock;
 import io.timelinearchive.format.ArchiveBlockEncoder;
 import io.timelinearchive.format.ArchiveEntry;
 import io.timelinearchive.format.ArchiveFileName;
 import io.timelinearchive.format.ArchiveTail;
+import io.timelinearchive.format.LogBlocks;
 import io.timelinearchive.storage.AppendableLog;
+import io.timelinearchive.storage.ExclusiveCreate;
 import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.StorageLocation;
@@ -22,11 +26,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes one run's archive entries in bounded steps, so a run over any number of instants holds a
- * bounded amount in memory. Entries are encoded into blocks of {@code batch} records as soon as a
- * batch is complete at an instant boundary (decoded entries are several times larger than their
- * encoding); encoded blocks are kept up to {@link ArchiverSettings#writeBufferBytes()}, then
- * appended to the newest archive file where the store can append, or else written as a new archive
- * file (one per flush, versions rising).
+ * bounded amount in memory. Entries are encoded into blocks of {@link
+ * ArchiverSettings#archivalBatch()} records as soon as a batch is complete at an instant boundary
+ * (decoded entries are several times larger than their encoding); encoded blocks are kept up to
+ * {@link ArchiverSettings#writeBufferBytes()}, then appended to the newest archive file where the
+ * store can append, or else written as a new archive file (one per flush, versions rising).
  *
  * <p>Nothing touches the store before the first flush; the run journal is created just before the
  * first archive byte and names the first file written, so recovery reads that file (from the
@@ -41,10 +45,8 @@ final class ArchiveWriter implements Closeable {
   static final int APPEND_BYTES = 4 * 1024 * 1024;
 
   private final MetaStorage storage;
-  private final StorageLocation archiveFolder;
-  private final List<FileEntry> archiveFiles;
+  private final ArchiveFolder folder;
   private final ArchiverSettings settings;
-  private final int batch;
   private final ArchiveLock lock;
   private final List<ArchiveResult.WrittenFile> written = new ArrayList<>();
 
@@ -63,20 +65,10 @@ final class ArchiveWriter implements Closeable {
   private int nextVersion;
 
   ArchiveWriter(
-      MetaStorage storage,
-      StorageLocation archiveFolder,
-      List<FileEntry> archiveFiles,
-      ArchiverSettings settings,
-      int batch,
-      ArchiveLock lock) {
+      MetaStorage storage, ArchiveFolder folder, ArchiverSettings settings, ArchiveLock lock) {
     this.storage = requireNonNull(storage, "storage is null");
-    this.archiveFolder = requireNonNull(archiveFolder, "archiveFolder is null");
-    this.archiveFiles = List.copyOf(archiveFiles);
+    this.folder = requireNonNull(folder, "folder is null");
     this.settings = requireNonNull(settings, "settings is null");
-    if (batch < 1) {
-      throw new IllegalArgumentException("batch must be positive: " + batch);
-    }
-    this.batch = batch;
     this.lock = requireNonNull(lock, "lock is null");
   }
 
@@ -89,6 +81,7 @@ final class ArchiveWriter implements Closeable {
    * Marks that every buffered entry's instant is complete: encodes the complete batches among them.
    */
   void endOfInstant() {
+    int batch = settings.archivalBatch();
     int whole = entries.size() / batch * batch;
     if (whole > 0) {
       encode(entries.subList(0, whole));
@@ -126,21 +119,12 @@ final class ArchiveWriter implements Closeable {
       open();
     }
     if (log != null) {
-      // Blocks go out in a few large appends, not one each: every append is forced to disk (or
-      // is a request of its own), and a torn append leaves a prefix the next run steps past.
-      for (int i = 0; i < blocks.size(); ) {
-        int from = i;
-        long bytes = 0;
-        while (i < blocks.size() && (i == from || bytes + blocks.get(i).length <= APPEND_BYTES)) {
-          bytes += blocks.get(i).length;
-          i++;
-        }
-        byte[] chunk = concat(blocks.subList(from, i), bytes);
+      for (LogBlocks.Chunk chunk : LogBlocks.gather(blocks, APPEND_BYTES)) {
         // Renews a long write's lease; a holder that lost it stops appending before a successor
         // (which waits for the lease to run out) can append to the same file.
         lock.checkIfDue();
-        log.append(chunk);
-        logBlocks += i - from;
+        log.append(chunk.bytes());
+        logBlocks += chunk.blocks();
       }
     } else {
       writeNewFile();
@@ -175,6 +159,7 @@ final class ArchiveWriter implements Closeable {
 
   /** Encodes {@code batch}-record blocks of the given leading entries and removes them. */
   private void encode(List<ArchiveEntry> leading) {
+    int batch = settings.archivalBatch();
     for (int i = 0; i < leading.size(); i += batch) {
       for (byte[] block :
           ArchiveBlockEncoder.encode(leading.subList(i, Math.min(leading.size(), i + batch)))) {
@@ -188,11 +173,8 @@ final class ArchiveWriter implements Closeable {
   /** Chooses where this run writes: the newest file if it can take appends, else a new one. */
   private void open() throws IOException {
     opened = true;
-    Optional<FileEntry> newest =
-        archiveFiles.isEmpty()
-            ? Optional.empty()
-            : Optional.of(archiveFiles.get(archiveFiles.size() - 1));
-    int newestVersion = newest.map(f -> ArchiveFileName.version(f.name()).getAsInt()).orElse(0);
+    Optional<FileEntry> newest = folder.newest();
+    int newestVersion = folder.newestVersion();
     Optional<AppendableLog> appendable = Optional.empty();
     if (newest.isPresent() && newest.get().length() < settings.maxArchiveFileBytes()) {
       try {
@@ -215,23 +197,24 @@ final class ArchiveWriter implements Closeable {
       }
     }
     if (appendable.isEmpty()) {
-      appendable = storage.openLog(archiveFolder.resolve(ArchiveFileName.of(newestVersion + 1)));
+      appendable =
+          storage.openLog(folder.location().resolve(ArchiveFileName.of(newestVersion + 1)));
     }
     if (appendable.isPresent()) {
       log = appendable.get();
       logStart = log.length();
       new ArchiveJournal(log.location().fileName(), logStart, settings.owner())
-          .create(storage, archiveFolder);
+          .create(storage, folder.location());
     } else {
       nextVersion = newestVersion + 1;
       new ArchiveJournal(ArchiveFileName.of(nextVersion), 0, settings.owner())
-          .create(storage, archiveFolder);
+          .create(storage, folder.location());
     }
   }
 
   private void writeNewFile() throws IOException {
-    StorageLocation file = archiveFolder.resolve(ArchiveFileName.of(nextVersion));
-    byte[] content = concat(blocks, blockBytes);
+    StorageLocation file = folder.location().resolve(ArchiveFileName.of(nextVersion));
+    byte[] content = LogBlocks.concat(blocks);
     // The blocks are in the content now: let them go before the (possibly slow) upload.
     int blockCount = blocks.size();
     blocks.clear();
@@ -245,15 +228,5 @@ final class ArchiveWriter implements Closeable {
     }
     written.add(new ArchiveResult.WrittenFile(file.fileName(), false, content.length, blockCount));
     nextVersion++;
-  }
-
-  private static byte[] concat(List<byte[]> parts, long length) {
-    byte[] all = new byte[Math.toIntExact(length)];
-    int at = 0;
-    for (byte[] part : parts) {
-      System.arraycopy(part, 0, all, at, part.length);
-      at += part.length;
-    }
-    return all;
   }
 }

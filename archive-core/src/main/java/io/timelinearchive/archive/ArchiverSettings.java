@@ -2,107 +2,142 @@ package io.timelinearchive.archive;
 
 import static java.util.Objects.requireNonNull;
 
-import io.timelinearchive.config.ConfigValues;
+import io.timelinearchive.archive.maintenance.ArchiveHistoryPurger;
+import io.timelinearchive.archive.maintenance.MergeSettings;
+import io.timelinearchive.config.Setting;
+import io.timelinearchive.config.SettingNamespace;
+import io.timelinearchive.select.ArchivalPolicy;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
 /**
- * The archiver's own settings (selection rules are in {@link
- * io.timelinearchive.select.ArchivalPolicy}).
+ * How the archiver writes: the settings of a run beyond what it selects ({@link ArchivalPolicy}).
  *
  * @param owner who holds the lock, as written in the lock file: host, process and a random id
- * @param readParallelism instant files read at once ({@code archive.read.parallelism}, 1–256,
- *     default 16)
- * @param lockLease how long the lock is valid without renewal ({@code archive.lock.lease}, default
- *     10m)
- * @param maxArchiveFileBytes an archive file at least this large is not appended to any more
- *     ({@code archive.file.max-bytes}, default 512 MiB, as Hudi); also the most a merged file holds
- * @param writeBufferBytes encoded archive bytes a run holds before writing them ({@code
- *     archive.write.buffer-bytes}, default 16 MiB): a larger run appends in several steps, or
- *     writes several archive files where the store cannot append, and holds only about this much
+ * @param archivalBatch {@link #ARCHIVAL_BATCH}
+ * @param failOnArchivingError {@link #FAIL_ON_ARCHIVING}
+ * @param readParallelism {@link #READ_PARALLELISM}
+ * @param lockLease {@link #LOCK_LEASE}
+ * @param maxArchiveFileBytes {@link #MAX_FILE_BYTES}
+ * @param writeBufferBytes {@link #WRITE_BUFFER_BYTES}
+ * @param historyMaxAge {@link ArchiveHistoryPurger#MAX_AGE}
  * @param merge merging of small archive files ({@code hoodie.archive.merge.*})
  */
-record ArchiverSettings(
+public record ArchiverSettings(
     String owner,
+    int archivalBatch,
+    boolean failOnArchivingError,
     int readParallelism,
     Duration lockLease,
     long maxArchiveFileBytes,
     long writeBufferBytes,
+    Optional<Duration> historyMaxAge,
     MergeSettings merge) {
-  static final String READ_PARALLELISM = "archive.read.parallelism";
-  static final String LOCK_LEASE = "archive.lock.lease";
-  static final String MAX_FILE_BYTES = "archive.file.max-bytes";
-  static final String WRITE_BUFFER_BYTES = "archive.write.buffer-bytes";
-  static final String MERGE_ENABLE = "hoodie.archive.merge.enable";
-  static final String MERGE_BATCH_SIZE = "hoodie.archive.merge.files.batch.size";
-  static final String MERGE_SMALL_FILE_LIMIT = "hoodie.archive.merge.small.file.limit.bytes";
 
-  ArchiverSettings {
+  public static final Setting<Integer> ARCHIVAL_BATCH =
+      Setting.integer("hoodie.commits.archival.batch")
+          .defaultValue(10)
+          .atLeast(1)
+          .doc("records per archive block")
+          .build();
+  public static final Setting<Boolean> FAIL_ON_ARCHIVING =
+      Setting.bool("hoodie.fail.on.timeline.archiving")
+          .defaultValue(true)
+          .doc(
+              "an unreadable selected instant file fails the run before anything is written;"
+                  + " false archives only what is older and warns")
+          .build();
+  public static final Setting<Integer> READ_PARALLELISM =
+      Setting.integer("archive.read.parallelism")
+          .defaultValue(16)
+          .between(1, 256)
+          .doc("instant files read at once")
+          .build();
+  public static final Setting<Duration> LOCK_LEASE =
+      Setting.duration("archive.lock.lease")
+          .defaultValue(Duration.ofMinutes(10))
+          .atLeast(Duration.ofSeconds(1))
+          .doc("lease of the archive lock; a holder past it stops before deleting")
+          .build();
+  public static final Setting<Long> MAX_FILE_BYTES =
+      Setting.size("archive.file.max-bytes")
+          .defaultValue(512L << 20)
+          .atLeast(1024L)
+          .doc(
+              "start a new archive file past this size (stores with append); also the most one"
+                  + " merge puts in a file")
+          .build();
+  public static final Setting<Long> WRITE_BUFFER_BYTES =
+      Setting.size("archive.write.buffer-bytes")
+          .defaultValue(16L << 20)
+          .atLeast(1L)
+          .doc("encoded archive bytes a run holds before writing them, so memory stays bounded")
+          .build();
+
+  /** Every setting of the archiver: what it selects, and how it writes. */
+  public static final List<Setting<?>> SETTINGS = settings();
+
+  /**
+   * Where the archiver's settings live: {@code archive.*} is ours alone; {@code hoodie.*} is
+   * Hudi's, of which we read some.
+   */
+  public static final List<SettingNamespace> NAMESPACES =
+      List.of(
+          SettingNamespace.exclusive(
+              "archive.", SETTINGS.stream().filter(s -> s.key().startsWith("archive.")).toList()),
+          SettingNamespace.shared(
+              "hoodie.", SETTINGS.stream().filter(s -> s.key().startsWith("hoodie.")).toList()));
+
+  public ArchiverSettings {
     requireNonNull(owner, "owner is null");
-    requireNonNull(lockLease, "lockLease is null");
+    ARCHIVAL_BATCH.checked(archivalBatch);
+    READ_PARALLELISM.checked(readParallelism);
+    LOCK_LEASE.checked(requireNonNull(lockLease, "lockLease is null"));
+    MAX_FILE_BYTES.checked(maxArchiveFileBytes);
+    WRITE_BUFFER_BYTES.checked(writeBufferBytes);
+    requireNonNull(historyMaxAge, "historyMaxAge is null");
     requireNonNull(merge, "merge is null");
   }
 
   /**
-   * @param enabled {@code hoodie.archive.merge.enable} if set; unset means on exactly where the
-   *     store cannot append (where each run writes a new file), which Hudi's default (off) leaves
-   *     to pile up
-   * @param batchSize merge only when at least this many small files are there ({@code
-   *     hoodie.archive.merge.files.batch.size}, default 10 as Hudi, at least 2)
-   * @param smallFileLimitBytes a file larger than this is never merged and stops the search for
-   *     older candidates ({@code hoodie.archive.merge.small.file.limit.bytes}, default 20 MiB as
-   *     Hudi)
+   * Reads the write settings of {@code config}; other keys are ignored.
+   *
+   * @throws IllegalArgumentException naming the key and the value when a value is malformed or out
+   *     of range
    */
-  record MergeSettings(Optional<Boolean> enabled, int batchSize, long smallFileLimitBytes) {
-    MergeSettings {
-      requireNonNull(enabled, "enabled is null");
-    }
-  }
-
-  static ArchiverSettings fromConfig(Map<String, String> config) {
-    int parallelism = ConfigValues.intValue(config, READ_PARALLELISM, 16);
-    if (parallelism < 1 || parallelism > 256) {
-      throw ConfigValues.invalid(
-          READ_PARALLELISM, config.get(READ_PARALLELISM), "must be 1 to 256", null);
-    }
-    Duration lease = ConfigValues.duration(config, LOCK_LEASE).orElse(Duration.ofMinutes(10));
-    if (lease.compareTo(Duration.ofSeconds(1)) < 0) {
-      throw ConfigValues.invalid(LOCK_LEASE, config.get(LOCK_LEASE), "must be at least 1s", null);
-    }
-    long maxBytes = ConfigValues.longValue(config, MAX_FILE_BYTES, 512L * 1024 * 1024);
-    if (maxBytes < 1024) {
-      throw ConfigValues.invalid(
-          MAX_FILE_BYTES, config.get(MAX_FILE_BYTES), "must be at least 1024", null);
-    }
-    long bufferBytes = ConfigValues.longValue(config, WRITE_BUFFER_BYTES, 16L * 1024 * 1024);
-    if (bufferBytes < 1) {
-      throw ConfigValues.invalid(
-          WRITE_BUFFER_BYTES, config.get(WRITE_BUFFER_BYTES), "must be at least 1", null);
-    }
+  public static ArchiverSettings fromConfig(Map<String, String> config) {
+    requireNonNull(config, "config is null");
     return new ArchiverSettings(
-        defaultOwner(), parallelism, lease, maxBytes, bufferBytes, merge(config));
+        defaultOwner(),
+        ARCHIVAL_BATCH.get(config),
+        FAIL_ON_ARCHIVING.get(config),
+        READ_PARALLELISM.get(config),
+        LOCK_LEASE.get(config),
+        MAX_FILE_BYTES.get(config),
+        WRITE_BUFFER_BYTES.get(config),
+        ArchiveHistoryPurger.MAX_AGE.find(config),
+        MergeSettings.fromConfig(config));
   }
 
-  private static MergeSettings merge(Map<String, String> config) {
-    Optional<Boolean> enabled =
-        ConfigValues.value(config, MERGE_ENABLE).isPresent()
-            ? Optional.of(ConfigValues.booleanValue(config, MERGE_ENABLE, false))
-            : Optional.empty();
-    int batch = ConfigValues.intValue(config, MERGE_BATCH_SIZE, 10);
-    if (batch < 2) {
-      throw ConfigValues.invalid(
-          MERGE_BATCH_SIZE, config.get(MERGE_BATCH_SIZE), "must be at least 2", null);
-    }
-    long limit = ConfigValues.longValue(config, MERGE_SMALL_FILE_LIMIT, 20L * 1024 * 1024);
-    if (limit < 1) {
-      throw ConfigValues.invalid(
-          MERGE_SMALL_FILE_LIMIT, config.get(MERGE_SMALL_FILE_LIMIT), "must be at least 1", null);
-    }
-    return new MergeSettings(enabled, batch, limit);
+  private static List<Setting<?>> settings() {
+    List<Setting<?>> all = new ArrayList<>(ArchivalPolicy.SETTINGS);
+    all.addAll(
+        List.of(
+            ARCHIVAL_BATCH,
+            FAIL_ON_ARCHIVING,
+            ArchiveHistoryPurger.MAX_AGE,
+            READ_PARALLELISM,
+            LOCK_LEASE,
+            MAX_FILE_BYTES,
+            WRITE_BUFFER_BYTES));
+    all.addAll(MergeSettings.SETTINGS);
+    return List.copyOf(all);
   }
 
   private static String defaultOwner() {

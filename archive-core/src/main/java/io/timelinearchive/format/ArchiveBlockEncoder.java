@@ -86,7 +86,7 @@ public final class ArchiveBlockEncoder {
   private static Map<EntryDetail, Schema> carriedSchemas(GenericRecord entry) {
     Map<EntryDetail, Schema> carried = new EnumMap<>(EntryDetail.class);
     for (EntryDetail detail : EntryDetail.values()) {
-      if (ArchiveEntry.field(entry, detail.fieldName()) instanceof GenericRecord details) {
+      if (EntryFields.get(entry, detail.fieldName()) instanceof GenericRecord details) {
         carried.put(detail, details.getSchema());
       }
     }
@@ -117,7 +117,7 @@ public final class ArchiveBlockEncoder {
     }
     GenericRecord copy = new GenericData.Record(writer);
     for (Schema.Field field : want) {
-      copy.put(field.pos(), ArchiveEntry.field(record, field.name()));
+      copy.put(field.pos(), EntryFields.get(record, field.name()));
     }
     return copy;
   }

@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import io.timelinearchive.timeline.TimelineInstant;
 import java.nio.ByteBuffer;
 import java.util.Optional;
-import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 
 /**
@@ -25,12 +24,13 @@ public record ArchiveEntry(TimelineInstant instant, GenericRecord record) {
   }
 
   public Optional<String> stateTransitionTime() {
-    return Optional.ofNullable(field(record, "stateTransitionTime")).map(Object::toString);
+    return Optional.ofNullable(EntryFields.get(record, EntryFields.STATE_TRANSITION_TIME))
+        .map(Object::toString);
   }
 
   /** The instant file's bytes, when the entry carries them (entries Hudi wrote do not). */
   public Optional<byte[]> rawContent() {
-    return Optional.ofNullable(field(record, ArchiveSchemas.RAW_CONTENT_FIELD))
+    return Optional.ofNullable(EntryFields.get(record, EntryFields.RAW_CONTENT))
         .map(ByteBuffer.class::cast)
         .map(
             b -> {
@@ -43,16 +43,10 @@ public record ArchiveEntry(TimelineInstant instant, GenericRecord record) {
   /** The detail record this entry carries, if any. */
   public Optional<EntryDetail> detail() {
     for (EntryDetail detail : EntryDetail.values()) {
-      if (field(record, detail.fieldName()) != null) {
+      if (EntryFields.get(record, detail.fieldName()) != null) {
         return Optional.of(detail);
       }
     }
     return Optional.empty();
-  }
-
-  /** A field's value, or null when the record's schema has no such field. */
-  static Object field(GenericRecord record, String name) {
-    Schema.Field field = record.getSchema().getField(name);
-    return field == null ? null : record.get(field.pos());
   }
 }

@@ -19,8 +19,8 @@ import org.apache.avro.generic.GenericRecord;
 /**
  * Turns one instant state file into an archive entry, following Hudi 0.15's archiver
  * (HUDI-FORMAT.md §5): the common fields, the details by action and state, and always the file's
- * bytes in {@link ArchiveSchemas#RAW_CONTENT_FIELD}. Records from Avro instant files are kept as
- * read, under the schema embedded in the file. Thread-safe.
+ * bytes in {@link EntryFields#RAW_CONTENT}. Records from Avro instant files are kept as read, under
+ * the schema embedded in the file. Thread-safe.
  */
 public final class ArchiveEntryConverter {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -83,16 +83,16 @@ public final class ArchiveEntryConverter {
           instant, "the record in the file cannot share an archive entry: " + e.getMessage(), e);
     }
     GenericRecord entry = new GenericData.Record(schema);
-    entry.put("commitTime", instant.time());
-    entry.put("actionType", instant.action().actionName());
-    entry.put("actionState", instant.state().name());
-    entry.put("stateTransitionTime", transitionTime.format(modificationTime));
+    entry.put(EntryFields.COMMIT_TIME, instant.time());
+    entry.put(EntryFields.ACTION_TYPE, instant.action().actionName());
+    entry.put(EntryFields.ACTION_STATE, instant.state().name());
+    entry.put(EntryFields.STATE_TRANSITION_TIME, transitionTime.format(modificationTime));
     // Hudi never sets the entry's version, so it writes null rather than the default 1.
-    entry.put("version", null);
+    entry.put(EntryFields.VERSION, null);
     if (detail != null) {
       entry.put(detail.fieldName(), details);
     }
-    entry.put(ArchiveSchemas.RAW_CONTENT_FIELD, ByteBuffer.wrap(content.clone()));
+    entry.put(EntryFields.RAW_CONTENT, ByteBuffer.wrap(content.clone()));
     return new ArchiveEntry(instant, entry);
   }
 

@@ -19,12 +19,6 @@ import org.apache.avro.Schema;
 public final class ArchiveSchemas {
   public static final String NAMESPACE = "org.apache.hudi.avro.model";
 
-  /**
-   * Our extra, last field of the archive entry: the instant file's bytes as they were. Hudi's
-   * reader resolves against its own 16-field schema and ignores it.
-   */
-  public static final String RAW_CONTENT_FIELD = "timelineArchiveRawContent";
-
   public static final Schema COMMIT_METADATA = parse("HoodieCommitMetadata");
   public static final Schema WRITE_STAT =
       COMMIT_METADATA
@@ -47,7 +41,7 @@ public final class ArchiveSchemas {
   public static final Schema REQUESTED_REPLACE_METADATA = parse("HoodieRequestedReplaceMetadata");
   public static final Schema INDEX_COMMIT_METADATA = parse("HoodieIndexCommitMetadata");
 
-  /** The entry we write: Hudi's 16 fields, then {@link #RAW_CONTENT_FIELD}. */
+  /** The entry we write: Hudi's 16 fields, then {@link EntryFields#RAW_CONTENT}. */
   public static final Schema ARCHIVED_META_ENTRY =
       parse(
           // Every record the entry names, in the order of its fields, so that each nested type
@@ -66,7 +60,7 @@ public final class ArchiveSchemas {
 
   /** Apache Hudi 0.15's own {@code HoodieArchivedMetaEntry}: our entry without the raw content. */
   public static final Schema HUDI_ARCHIVED_META_ENTRY =
-      select(ARCHIVED_META_ENTRY, f -> !f.equals(RAW_CONTENT_FIELD));
+      select(ARCHIVED_META_ENTRY, f -> !f.equals(EntryFields.RAW_CONTENT));
 
   /**
    * A reader schema for an entry's metadata alone: time, action, state and transition time.
@@ -76,7 +70,11 @@ public final class ArchiveSchemas {
       select(
           ARCHIVED_META_ENTRY,
           f ->
-              List.of("commitTime", "actionType", "actionState", "stateTransitionTime")
+              List.of(
+                      EntryFields.COMMIT_TIME,
+                      EntryFields.ACTION_TYPE,
+                      EntryFields.ACTION_STATE,
+                      EntryFields.STATE_TRANSITION_TIME)
                   .contains(f));
 
   private ArchiveSchemas() {}

@@ -42,6 +42,11 @@ public final class LogBlock {
     this.recordLengths = recordLengths;
   }
 
+  /** The file the block was read from, as errors name it. */
+  public String location() {
+    return location;
+  }
+
   /** Where the block's magic starts in the file. */
   public long offset() {
     return offset;

@@ -36,7 +36,10 @@ public final class LogBlockReader {
   private static final int SCAN_CHUNK = 64 * 1024;
 
   private final InputStream in;
+
+  /** The length the listing gave, or {@link #UNKNOWN_LENGTH}: read to the end of the stream. */
   private final long fileLength;
+
   private final String location;
   private long position;
   private long validLength;
@@ -44,6 +47,8 @@ public final class LogBlockReader {
   private boolean finished;
   private byte[] lastSchemaJson;
   private Schema lastSchema;
+
+  private static final long UNKNOWN_LENGTH = -1;
 
   /** A reader of a whole file, {@code in} at its start. */
   public LogBlockReader(InputStream in, long fileLength, String location) {
@@ -56,15 +61,32 @@ public final class LogBlockReader {
    * (say, appended after the file was listed) are not read.
    */
   public LogBlockReader(InputStream in, long startOffset, long fileLength, String location) {
-    this.in = requireNonNull(in, "in is null");
-    this.location = requireNonNull(location, "location is null");
-    if (startOffset < 0 || fileLength < startOffset) {
+    this(in, startOffset, fileLength, location, true);
+    if (fileLength < startOffset) {
       throw new IllegalArgumentException(
           "invalid start offset " + startOffset + " in " + location + " of length " + fileLength);
     }
+  }
+
+  private LogBlockReader(
+      InputStream in, long startOffset, long fileLength, String location, boolean lengthKnown) {
+    this.in = requireNonNull(in, "in is null");
+    this.location = requireNonNull(location, "location is null");
+    if (startOffset < 0) {
+      throw new IllegalArgumentException("invalid start offset " + startOffset + " in " + location);
+    }
     this.position = startOffset;
     this.validLength = startOffset;
-    this.fileLength = fileLength;
+    this.fileLength = lengthKnown ? fileLength : UNKNOWN_LENGTH;
+  }
+
+  /**
+   * A reader from {@code startOffset} to wherever the stream ends, for a file whose listed length
+   * may be short of what it holds (see {@code MetaStorage}: a file its writer left open); {@code
+   * in} is positioned at the offset.
+   */
+  public static LogBlockReader toEndOfStream(InputStream in, long startOffset, String location) {
+    return new LogBlockReader(in, startOffset, 0, location, false);
   }
 
   /**
@@ -78,12 +100,16 @@ public final class LogBlockReader {
       return Optional.empty();
     }
     long start = position;
-    if (fileLength - position == 0) {
+    if (left() == 0) {
       finished = true;
       return Optional.empty();
     }
     byte[] magic = new byte[MAGIC.length];
-    int got = readUpTo(magic, (int) Math.min(MAGIC.length, fileLength - position));
+    int got = readUpTo(magic, (int) Math.min(MAGIC.length, left()));
+    if (got == 0 && fileLength == UNKNOWN_LENGTH) {
+      finished = true;
+      return Optional.empty();
+    }
     if (got < MAGIC.length) {
       if (Arrays.equals(magic, 0, got, MAGIC, 0, got)) {
         return truncated();
@@ -94,7 +120,7 @@ public final class LogBlockReader {
       throw notABlock(start, magic, got);
     }
     byte[] sizeField = new byte[8];
-    if (readUpTo(sizeField, (int) Math.min(8, fileLength - position)) < 8) {
+    if (readUpTo(sizeField, (int) Math.min(8, left())) < 8) {
       return truncated();
     }
     long blockSize = ByteBuffer.wrap(sizeField).getLong();
@@ -104,7 +130,7 @@ public final class LogBlockReader {
           start + MAGIC.length,
           "block size " + blockSize + " is below the smallest possible " + MIN_BLOCK_SIZE);
     }
-    if (blockSize > fileLength - position) {
+    if (blockSize > left()) {
       long nextMagic = scanForMagic();
       if (nextMagic >= 0) {
         throw new CorruptArchiveException(
@@ -123,9 +149,9 @@ public final class LogBlockReader {
       throw new CorruptArchiveException(
           location, start + MAGIC.length, "block size " + blockSize + " is too large to read");
     }
-    byte[] body = new byte[(int) blockSize];
-    if (readUpTo(body, body.length) < body.length) {
-      // The stream ended before the length the listing gave: the file is shorter now.
+    byte[] body =
+        fileLength == UNKNOWN_LENGTH ? readGrowing((int) blockSize) : readKnown(blockSize);
+    if (body == null) {
       return truncated();
     }
     LogBlock block = parse(start, body);
@@ -346,6 +372,51 @@ public final class LogBlockReader {
       throw new CorruptArchiveException(
           location, base + bb.position(), "the block ends inside the " + what);
     }
+  }
+
+  private long left() {
+    return fileLength == UNKNOWN_LENGTH ? Long.MAX_VALUE : fileLength - position;
+  }
+
+  /** The block body, or null if the stream ends first (the file is shorter than listed now). */
+  private byte[] readKnown(long blockSize) throws IOException {
+    byte[] body = new byte[(int) blockSize];
+    return readUpTo(body, body.length) < body.length ? null : body;
+  }
+
+  /**
+   * The block body read in growing steps, so that a size field no bytes back cannot make the reader
+   * allocate it; null if the stream ends first.
+   *
+   * @throws CorruptArchiveException if the stream ends first and another block starts in what was
+   *     read: the size field is wrong, not the tail torn
+   */
+  private byte[] readGrowing(int blockSize) throws IOException {
+    long bodyStart = position;
+    byte[] body = new byte[Math.min(blockSize, SCAN_CHUNK)];
+    int filled = 0;
+    while (filled < blockSize) {
+      if (filled == body.length) {
+        body = Arrays.copyOf(body, (int) Math.min(blockSize, 2L * body.length));
+      }
+      int n = readUpTo(body, filled, body.length - filled);
+      if (n == 0) {
+        for (int i = 0; i + MAGIC.length <= filled; i++) {
+          if (Arrays.equals(body, i, i + MAGIC.length, MAGIC, 0, MAGIC.length)) {
+            throw new CorruptArchiveException(
+                location,
+                bodyStart - 8,
+                "block size "
+                    + blockSize
+                    + " runs past the end of the file, yet another block starts at offset "
+                    + (bodyStart + i));
+          }
+        }
+        return null;
+      }
+      filled += n;
+    }
+    return body;
   }
 
   /** Reads up to {@code length} bytes; fewer only at the end of the stream. */

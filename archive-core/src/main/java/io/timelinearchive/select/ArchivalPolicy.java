@@ -2,38 +2,35 @@ package io.timelinearchive.select;
 
 import static java.util.Objects.requireNonNull;
 
-import io.timelinearchive.config.ConfigValues;
+import io.timelinearchive.config.Setting;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * What may be archived: Hudi 0.15's archival settings under Hudi's own keys and defaults, plus two
- * options of ours ({@value #RETAIN_MIN_AGE}, {@value #MAX_INSTANTS_PER_RUN}).
+ * What may be archived: Hudi 0.15's selection settings under Hudi's own keys and defaults, plus two
+ * rules of ours ({@code archive.retain.min-age}, {@code archive.max-instants-per-run}). How the
+ * archive is written is the archiver's business ({@code ArchiverSettings}).
  *
- * @param minCommits {@value #MIN_COMMITS}: completed commits (and instants of each of clean and
+ * @param minCommits {@link #MIN_COMMITS}: completed commits (and instants of each of clean and
  *     rollback) kept when trimming; Hudi may widen it, see {@link ArchivalPlan#minCommits()}
- * @param maxCommits {@value #MAX_COMMITS}: trimming starts above this many
- * @param archivalBatch {@value #ARCHIVAL_BATCH}: records per archive log block
- * @param failOnArchivingError {@value #FAIL_ON_ARCHIVING}: fail the run on an unreadable instant
- *     file rather than stop before it
- * @param archiveBeyondSavepoint {@value #ARCHIVE_BEYOND_SAVEPOINT}: archive commits after the first
+ * @param maxCommits {@link #MAX_COMMITS}: trimming starts above this many
+ * @param archiveBeyondSavepoint {@link #ARCHIVE_BEYOND_SAVEPOINT}: archive commits after the first
  *     savepoint, skipping only the savepointed ones
- * @param cleanerPolicy {@value #CLEANER_POLICY}: decides how Hudi widens min/max
- * @param cleanerCommitsRetained {@value #CLEANER_COMMITS_RETAINED}
- * @param cleanerHoursRetained {@value #CLEANER_HOURS_RETAINED}
- * @param compactionMaxDeltaCommits {@value #COMPACTION_MAX_DELTA_COMMITS}: merge-on-read tables
- *     keep this many delta commits since the last compaction
- * @param compactionTrigger {@value #COMPACTION_TRIGGER}
- * @param retainMinAge {@value #RETAIN_MIN_AGE}: instants younger than this are never archived
- * @param maxInstantsPerRun {@value #MAX_INSTANTS_PER_RUN}: at most this many instants per run
+ * @param cleanerPolicy {@link #CLEANER_POLICY}: decides how Hudi widens min/max
+ * @param cleanerCommitsRetained {@link #CLEANER_COMMITS_RETAINED}
+ * @param cleanerHoursRetained {@link #CLEANER_HOURS_RETAINED}
+ * @param compactionMaxDeltaCommits {@link #COMPACTION_MAX_DELTA_COMMITS}: merge-on-read tables keep
+ *     this many delta commits since the last compaction
+ * @param compactionTrigger {@link #COMPACTION_TRIGGER}
+ * @param retainMinAge {@link #RETAIN_MIN_AGE}: instants younger than this are never archived
+ * @param maxInstantsPerRun {@link #MAX_INSTANTS_PER_RUN}: at most this many instants per run
  */
 public record ArchivalPolicy(
     int minCommits,
     int maxCommits,
-    int archivalBatch,
-    boolean failOnArchivingError,
     boolean archiveBeyondSavepoint,
     CleanerPolicy cleanerPolicy,
     int cleanerCommitsRetained,
@@ -43,19 +40,75 @@ public record ArchivalPolicy(
     Optional<Duration> retainMinAge,
     OptionalInt maxInstantsPerRun) {
 
-  public static final String MIN_COMMITS = "hoodie.keep.min.commits";
-  public static final String MAX_COMMITS = "hoodie.keep.max.commits";
-  public static final String ARCHIVAL_BATCH = "hoodie.commits.archival.batch";
-  public static final String FAIL_ON_ARCHIVING = "hoodie.fail.on.timeline.archiving";
-  public static final String ARCHIVE_BEYOND_SAVEPOINT = "hoodie.archive.beyond.savepoint";
-  public static final String CLEANER_POLICY = "hoodie.cleaner.policy";
-  public static final String CLEANER_COMMITS_RETAINED = "hoodie.cleaner.commits.retained";
-  public static final String CLEANER_HOURS_RETAINED = "hoodie.cleaner.hours.retained";
-  public static final String COMPACTION_MAX_DELTA_COMMITS =
-      "hoodie.compact.inline.max.delta.commits";
-  public static final String COMPACTION_TRIGGER = "hoodie.compact.inline.trigger.strategy";
-  public static final String RETAIN_MIN_AGE = "archive.retain.min-age";
-  public static final String MAX_INSTANTS_PER_RUN = "archive.max-instants-per-run";
+  public static final Setting<Integer> MIN_COMMITS =
+      Setting.integer("hoodie.keep.min.commits")
+          .defaultValue(20)
+          .atLeast(1)
+          .doc("completed commits kept when archiving (Hudi may widen it for the cleaner)")
+          .build();
+  public static final Setting<Integer> MAX_COMMITS =
+      Setting.integer("hoodie.keep.max.commits")
+          .defaultValue(30)
+          .doc("archive once more than this many completed commits are active, down to min")
+          .build();
+  public static final Setting<Boolean> ARCHIVE_BEYOND_SAVEPOINT =
+      Setting.bool("hoodie.archive.beyond.savepoint")
+          .defaultValue(false)
+          .doc("skip savepointed commits instead of stopping at the first savepoint")
+          .build();
+  public static final Setting<CleanerPolicy> CLEANER_POLICY =
+      Setting.oneOf("hoodie.cleaner.policy", CleanerPolicy.class)
+          .defaultValue(CleanerPolicy.KEEP_LATEST_COMMITS)
+          .doc("with the two below, widens min/max as Hudi does so the cleaner keeps what it needs")
+          .build();
+  public static final Setting<Integer> CLEANER_COMMITS_RETAINED =
+      Setting.integer("hoodie.cleaner.commits.retained")
+          .defaultValue(10)
+          .atLeast(0)
+          .doc("commits the cleaner retains (KEEP_LATEST_COMMITS)")
+          .build();
+  public static final Setting<Integer> CLEANER_HOURS_RETAINED =
+      Setting.integer("hoodie.cleaner.hours.retained")
+          .defaultValue(24)
+          .atLeast(0)
+          .doc("hours the cleaner retains (KEEP_LATEST_BY_HOURS)")
+          .build();
+  public static final Setting<Integer> COMPACTION_MAX_DELTA_COMMITS =
+      Setting.integer("hoodie.compact.inline.max.delta.commits")
+          .defaultValue(5)
+          .atLeast(1)
+          .doc("merge-on-read tables keep the delta commits the next compaction needs")
+          .build();
+  public static final Setting<CompactionTrigger> COMPACTION_TRIGGER =
+      Setting.oneOf("hoodie.compact.inline.trigger.strategy", CompactionTrigger.class)
+          .defaultValue(CompactionTrigger.NUM_COMMITS)
+          .doc("whether that count applies (NUM_COMMITS, NUM_AND_TIME)")
+          .build();
+  public static final Setting<Duration> RETAIN_MIN_AGE =
+      Setting.duration("archive.retain.min-age")
+          .documentedDefault("off")
+          .doc("never archive instants younger than this, on top of the count rules")
+          .build();
+  public static final Setting<Integer> MAX_INSTANTS_PER_RUN =
+      Setting.integer("archive.max-instants-per-run")
+          .documentedDefault("off")
+          .atLeast(1)
+          .doc("archive at most this many instants per run, the oldest ones")
+          .build();
+
+  /** Every setting selection reads. */
+  public static final List<Setting<?>> SETTINGS =
+      List.of(
+          MIN_COMMITS,
+          MAX_COMMITS,
+          ARCHIVE_BEYOND_SAVEPOINT,
+          CLEANER_POLICY,
+          CLEANER_COMMITS_RETAINED,
+          CLEANER_HOURS_RETAINED,
+          COMPACTION_MAX_DELTA_COMMITS,
+          COMPACTION_TRIGGER,
+          RETAIN_MIN_AGE,
+          MAX_INSTANTS_PER_RUN);
 
   /** Hudi's {@code HoodieCleaningPolicy}; it decides how the archiver widens min/max. */
   public enum CleanerPolicy {
@@ -83,36 +136,23 @@ public record ArchivalPolicy(
     requireNonNull(compactionTrigger, "compactionTrigger is null");
     requireNonNull(retainMinAge, "retainMinAge is null");
     requireNonNull(maxInstantsPerRun, "maxInstantsPerRun is null");
-    if (minCommits < 1) {
-      throw new IllegalArgumentException(MIN_COMMITS + "=" + minCommits + " must be at least 1");
-    }
+    MIN_COMMITS.checked(minCommits);
     if (minCommits >= maxCommits) {
       throw new IllegalArgumentException(
-          MIN_COMMITS + "=" + minCommits + " must be less than " + MAX_COMMITS + "=" + maxCommits);
+          MIN_COMMITS.key()
+              + "="
+              + minCommits
+              + " must be less than "
+              + MAX_COMMITS.key()
+              + "="
+              + maxCommits);
     }
-    if (archivalBatch < 1) {
-      throw new IllegalArgumentException(
-          ARCHIVAL_BATCH + "=" + archivalBatch + " must be at least 1");
-    }
-    if (cleanerCommitsRetained < 0) {
-      throw new IllegalArgumentException(
-          CLEANER_COMMITS_RETAINED + "=" + cleanerCommitsRetained + " must not be negative");
-    }
-    if (cleanerHoursRetained < 0) {
-      throw new IllegalArgumentException(
-          CLEANER_HOURS_RETAINED + "=" + cleanerHoursRetained + " must not be negative");
-    }
-    if (compactionMaxDeltaCommits < 1) {
-      throw new IllegalArgumentException(
-          COMPACTION_MAX_DELTA_COMMITS + "=" + compactionMaxDeltaCommits + " must be at least 1");
-    }
-    if (retainMinAge.isPresent() && retainMinAge.get().isNegative()) {
-      throw new IllegalArgumentException(
-          RETAIN_MIN_AGE + "=" + retainMinAge.get() + " must not be negative");
-    }
-    if (maxInstantsPerRun.isPresent() && maxInstantsPerRun.getAsInt() < 1) {
-      throw new IllegalArgumentException(
-          MAX_INSTANTS_PER_RUN + "=" + maxInstantsPerRun.getAsInt() + " must be at least 1");
+    CLEANER_COMMITS_RETAINED.checked(cleanerCommitsRetained);
+    CLEANER_HOURS_RETAINED.checked(cleanerHoursRetained);
+    COMPACTION_MAX_DELTA_COMMITS.checked(compactionMaxDeltaCommits);
+    retainMinAge.ifPresent(RETAIN_MIN_AGE::checked);
+    if (maxInstantsPerRun.isPresent()) {
+      MAX_INSTANTS_PER_RUN.checked(maxInstantsPerRun.getAsInt());
     }
   }
 
@@ -122,46 +162,25 @@ public record ArchivalPolicy(
   }
 
   /**
-   * Reads the keys this class names from {@code config}; other keys are ignored, since other parts
-   * of the archiver read them.
+   * Reads {@link #SETTINGS} from {@code config}; other keys are ignored, since other parts of the
+   * archiver read them.
    *
    * @throws IllegalArgumentException naming the key and the value when a value is malformed or out
    *     of range
    */
   public static ArchivalPolicy fromConfig(Map<String, String> config) {
     requireNonNull(config, "config is null");
+    Optional<Integer> cap = MAX_INSTANTS_PER_RUN.find(config);
     return new ArchivalPolicy(
-        ConfigValues.intValue(config, MIN_COMMITS, 20),
-        ConfigValues.intValue(config, MAX_COMMITS, 30),
-        ConfigValues.intValue(config, ARCHIVAL_BATCH, 10),
-        ConfigValues.booleanValue(config, FAIL_ON_ARCHIVING, true),
-        ConfigValues.booleanValue(config, ARCHIVE_BEYOND_SAVEPOINT, false),
-        ConfigValues.enumValue(
-            config, CLEANER_POLICY, CleanerPolicy.class, CleanerPolicy.KEEP_LATEST_COMMITS),
-        ConfigValues.intValue(config, CLEANER_COMMITS_RETAINED, 10),
-        ConfigValues.intValue(config, CLEANER_HOURS_RETAINED, 24),
-        ConfigValues.intValue(config, COMPACTION_MAX_DELTA_COMMITS, 5),
-        ConfigValues.enumValue(
-            config, COMPACTION_TRIGGER, CompactionTrigger.class, CompactionTrigger.NUM_COMMITS),
-        ConfigValues.duration(config, RETAIN_MIN_AGE),
-        ConfigValues.optionalInt(config, MAX_INSTANTS_PER_RUN));
-  }
-
-  /** A duration the way {@value #RETAIN_MIN_AGE} accepts it, written back short: {@code 7d}. */
-  static String formatDuration(Duration duration) {
-    long millis = duration.toMillis();
-    if (millis != 0 && millis % 86_400_000L == 0) {
-      return millis / 86_400_000L + "d";
-    }
-    if (millis != 0 && millis % 3_600_000L == 0) {
-      return millis / 3_600_000L + "h";
-    }
-    if (millis != 0 && millis % 60_000L == 0) {
-      return millis / 60_000L + "m";
-    }
-    if (millis % 1000 == 0) {
-      return millis / 1000 + "s";
-    }
-    return millis + "ms";
+        MIN_COMMITS.get(config),
+        MAX_COMMITS.get(config),
+        ARCHIVE_BEYOND_SAVEPOINT.get(config),
+        CLEANER_POLICY.get(config),
+        CLEANER_COMMITS_RETAINED.get(config),
+        CLEANER_HOURS_RETAINED.get(config),
+        COMPACTION_MAX_DELTA_COMMITS.get(config),
+        COMPACTION_TRIGGER.get(config),
+        RETAIN_MIN_AGE.find(config),
+        cap.isPresent() ? OptionalInt.of(cap.get()) : OptionalInt.empty());
   }
 }

@@ -2,6 +2,7 @@ package io.timelinearchive.select;
 
 import static java.util.Objects.requireNonNull;
 
+import io.timelinearchive.config.Grammar;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -17,7 +18,7 @@ public final class EffectiveRules {
 
   /** A duration written back short, as the settings accept it: {@code 7d}, {@code 12h}. */
   public static String format(Duration duration) {
-    return ArchivalPolicy.formatDuration(requireNonNull(duration, "duration is null"));
+    return Grammar.formatDuration(requireNonNull(duration, "duration is null"));
   }
 
   /**
@@ -31,7 +32,7 @@ public final class EffectiveRules {
   }
 
   /**
-   * One line per rule of ours that is set ({@value ArchivalPolicy#RETAIN_MIN_AGE}, {@value
+   * One line per rule of ours that is set ({@link ArchivalPolicy#RETAIN_MIN_AGE}, {@link
    * ArchivalPolicy#MAX_INSTANTS_PER_RUN}); empty when neither is.
    *
    * @param zone the zone the table writes instant times in
@@ -48,7 +49,7 @@ public final class EffectiveRules {
               String cutoff = InstantTimes.cutoff(now, age, zone);
               rules.add(
                   "retain min-age "
-                      + ArchivalPolicy.formatDuration(age)
+                      + Grammar.formatDuration(age)
                       + ": "
                       + (cutoff.isEmpty()
                           ? "nothing is old enough to archive"

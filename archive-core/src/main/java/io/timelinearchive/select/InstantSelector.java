@@ -2,6 +2,7 @@ package io.timelinearchive.select;
 
 import static java.util.Objects.requireNonNull;
 
+import io.timelinearchive.config.Grammar;
 import io.timelinearchive.select.ArchivalPolicy.CleanerPolicy;
 import io.timelinearchive.select.Barrier.Kind;
 import io.timelinearchive.select.Barrier.Scope;
@@ -265,66 +266,23 @@ public final class InstantSelector {
         scope.stop(Kind.BELOW_MAX, null, "below max commits (" + count + " <= " + maxCommits + ")");
         return scope;
       }
-
-      // Hudi's "oldest commit to retain": the last completed commit before the oldest pending
-      // write instant (or that instant itself when no commit precedes it); it is kept too.
-      String pendingBound = null;
-      String pendingMessage = null;
-      if (firstPendingWrite >= 0) {
-        String pendingTime = time(firstPendingWrite);
-        int before = countBefore(commits, pendingTime);
-        pendingBound = before == 0 ? pendingTime : time(commits.get(before - 1));
-        pendingMessage =
-            "oldest pending "
-                + latest[firstPendingWrite].action()
-                + " at "
-                + pendingTime
-                + (before == 0
-                    ? ""
-                    : " (the last completed commit before it, " + pendingBound + ", stays too)");
-      }
-      String compactionBound =
-          facts.tableType() == TableFacts.TableType.MERGE_ON_READ
-                  && policy.compactionTrigger().countsDeltaCommits()
-              ? earliestInstantToRetainForCompaction()
-              : null;
-      Bound clustering = earliestInstantToRetainForClustering();
-
+      List<Bound> bounds = commitBounds();
       int limit = count - minCommits;
       for (int pos = 0; pos < count; pos++) {
         int group = commits.get(pos);
-        String time = time(group);
-        if (policy.archiveBeyondSavepoint()) {
-          if (savepointTimes.contains(time)) {
-            continue;
+        if (policy.archiveBeyondSavepoint() && savepointTimes.contains(time(group))) {
+          continue; // passed over; without beyond-savepoint the first savepoint is a bound
+        }
+        // Each bound keeps the commits from its time on: stop at the first commit one keeps, which
+        // the smallest bound decides; when several keep it, the first rule names the barrier.
+        for (Bound bound : bounds) {
+          if (time(group).compareTo(bound.time()) >= 0) {
+            scope.stop(bound.kind(), bound.instantTime(), bound.message());
+            return scope;
           }
-        } else if (firstSavepoint != null && firstSavepoint.compareTo(time) <= 0) {
-          scope.stop(Kind.SAVEPOINT, firstSavepoint, "first savepoint at " + firstSavepoint);
-          return scope;
-        }
-        if (pendingBound != null && time.compareTo(pendingBound) >= 0) {
-          scope.stop(Kind.PENDING_INSTANT, time(firstPendingWrite), pendingMessage);
-          return scope;
-        }
-        if (compactionBound != null && time.compareTo(compactionBound) >= 0) {
-          scope.stop(
-              Kind.COMPACTION_RETENTION,
-              compactionBound,
-              "merge-on-read compaction keeps the delta commits from "
-                  + compactionBound
-                  + " ("
-                  + ArchivalPolicy.COMPACTION_MAX_DELTA_COMMITS
-                  + "="
-                  + policy.compactionMaxDeltaCommits()
-                  + ")");
-          return scope;
-        }
-        if (clustering != null && time.compareTo(clustering.time()) >= 0) {
-          scope.stop(Kind.CLUSTERING_RETENTION, clustering.time(), clustering.message());
-          return scope;
         }
         if (scope.chosen.size() == limit) {
-          scope.stop(Kind.MIN_COMMITS, time, "keeping min commits (" + minCommits + ")");
+          scope.stop(Kind.MIN_COMMITS, time(group), "keeping min commits (" + minCommits + ")");
           return scope;
         }
         scope.chosen.add(group);
@@ -339,6 +297,65 @@ public final class InstantSelector {
       }
       scope.stop(Kind.SAVEPOINT, firstLeft, "every remaining commit is savepointed");
       return scope;
+    }
+
+    /**
+     * The rules that keep commits from some time on, each as that time, in Hudi's order: the first
+     * savepoint, the oldest pending write, merge-on-read compaction and clustering. (The last rule,
+     * min commits, counts rather than compares times.)
+     */
+    private List<Bound> commitBounds() {
+      List<Bound> bounds = new ArrayList<>();
+      if (!policy.archiveBeyondSavepoint() && firstSavepoint != null) {
+        bounds.add(
+            new Bound(
+                Kind.SAVEPOINT,
+                firstSavepoint,
+                firstSavepoint,
+                "first savepoint at " + firstSavepoint));
+      }
+      // Hudi's "oldest commit to retain": the last completed commit before the oldest pending
+      // write instant (or that instant itself when no commit precedes it); it is kept too.
+      if (firstPendingWrite >= 0) {
+        String pendingTime = time(firstPendingWrite);
+        int before = countBefore(commits, pendingTime);
+        String kept = before == 0 ? pendingTime : time(commits.get(before - 1));
+        bounds.add(
+            new Bound(
+                Kind.PENDING_INSTANT,
+                kept,
+                pendingTime,
+                "oldest pending "
+                    + latest[firstPendingWrite].action()
+                    + " at "
+                    + pendingTime
+                    + (before == 0
+                        ? ""
+                        : " (the last completed commit before it, " + kept + ", stays too)")));
+      }
+      if (facts.tableType() == TableFacts.TableType.MERGE_ON_READ
+          && policy.compactionTrigger().countsDeltaCommits()) {
+        String compaction = earliestInstantToRetainForCompaction();
+        if (compaction != null) {
+          bounds.add(
+              new Bound(
+                  Kind.COMPACTION_RETENTION,
+                  compaction,
+                  compaction,
+                  "merge-on-read compaction keeps the delta commits from "
+                      + compaction
+                      + " ("
+                      + ArchivalPolicy.COMPACTION_MAX_DELTA_COMMITS
+                      + "="
+                      + policy.compactionMaxDeltaCommits()
+                      + ")"));
+        }
+      }
+      Bound clustering = earliestInstantToRetainForClustering();
+      if (clustering != null) {
+        bounds.add(clustering);
+      }
+      return bounds;
     }
 
     // Hudi's CompactionUtils.getOldestInstantToRetainForCompaction: keep the delta commits since
@@ -411,7 +428,11 @@ public final class InstantSelector {
       if (oldest < 0) {
         return null;
       }
-      return new Bound(time(oldest), latest[oldest].action() + " at " + time(oldest) + why);
+      return new Bound(
+          Kind.CLUSTERING_RETENTION,
+          time(oldest),
+          time(oldest),
+          latest[oldest].action() + " at " + time(oldest) + why);
     }
 
     // Hudi's getCleanInstantsToArchive: per action, above max the oldest (count - min).
@@ -473,7 +494,7 @@ public final class InstantSelector {
             Kind.MIN_AGE,
             firstKept,
             "retain min-age "
-                + ArchivalPolicy.formatDuration(policy.retainMinAge().get())
+                + Grammar.formatDuration(policy.retainMinAge().get())
                 + (cutoff.isEmpty() ? "" : " (instants after " + cutoff + " stay)"));
       }
     }
@@ -589,8 +610,12 @@ public final class InstantSelector {
     }
   }
 
-  /** Commits at or after {@code time} are kept, for the reason {@code message} gives. */
-  private record Bound(String time, String message) {}
+  /**
+   * A rule's bound: commits at or after {@code time} are kept, for the reason {@code message}
+   * gives; {@code instantTime} is the instant the barrier names (the pending instant, say, where
+   * the bound is the commit before it).
+   */
+  private record Bound(Kind kind, String time, String instantTime, String message) {}
 
   /** The instants chosen in one scope so far, and why the scope stops there. */
   private static final class Scoped {

@@ -1,6 +1,8 @@
 package io.timelinearchive.storage;
 
+import io.timelinearchive.config.SettingNamespace;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -19,6 +21,14 @@ public interface MetaStorageFactory {
    */
   default Set<String> schemes(Map<String, String> config) {
     return schemes();
+  }
+
+  /**
+   * The settings this backend reads, by key prefix ({@code s3.}, …), so that a misspelt key fails
+   * instead of leaving a default in force; empty for a backend without settings.
+   */
+  default List<SettingNamespace> settingNamespaces() {
+    return List.of();
   }
 
   /**

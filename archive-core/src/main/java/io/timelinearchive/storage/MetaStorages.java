@@ -1,6 +1,10 @@
 package io.timelinearchive.storage;
 
+import io.timelinearchive.config.SettingNamespace;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -66,6 +70,18 @@ public final class MetaStorages {
    */
   public static Map<String, MetaStorageFactory> discover(ClassLoader loader) {
     return discover(Map.of(), loader);
+  }
+
+  /** The setting namespaces of every factory visible to {@code loader}. */
+  public static List<SettingNamespace> settingNamespaces(ClassLoader loader) {
+    Map<MetaStorageFactory, Boolean> seen = new IdentityHashMap<>();
+    List<SettingNamespace> namespaces = new ArrayList<>();
+    for (MetaStorageFactory factory : discover(Map.of(), loader).values()) {
+      if (seen.put(factory, true) == null) {
+        namespaces.addAll(factory.settingNamespaces());
+      }
+    }
+    return namespaces;
   }
 
   private static Map<String, MetaStorageFactory> discover(

@@ -4,11 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.timelinearchive.archive.read.ArchiveFileContent;
+import io.timelinearchive.archive.read.ArchiveFileSummary;
+import io.timelinearchive.archive.read.ArchiveReadOptions;
+import io.timelinearchive.archive.read.ArchivedTimeline;
 import io.timelinearchive.format.ArchiveBlockEncoder;
 import io.timelinearchive.format.ArchiveEntry;
 import io.timelinearchive.format.ArchiveEntryConverter;
 import io.timelinearchive.format.ArchiveFileName;
 import io.timelinearchive.format.ArchiveSchemas;
+import io.timelinearchive.format.ArchivedInstant;
 import io.timelinearchive.format.AvroInstantFiles;
 import io.timelinearchive.format.CorruptArchiveException;
 import io.timelinearchive.format.LogBlockCodec;

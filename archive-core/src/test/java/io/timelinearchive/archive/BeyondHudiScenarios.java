@@ -3,6 +3,12 @@ package io.timelinearchive.archive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.timelinearchive.archive.folder.ArchiveFolder;
+import io.timelinearchive.archive.read.ArchiveReadOptions;
+import io.timelinearchive.archive.read.ArchivedTimeline;
+import io.timelinearchive.archive.restore.RestoreRefusedException;
+import io.timelinearchive.archive.restore.RestoreResult;
+import io.timelinearchive.archive.restore.TimelineRestorer;
 import io.timelinearchive.sample.SampleTable;
 import io.timelinearchive.select.Barrier;
 import io.timelinearchive.storage.MetaStorage;
@@ -273,7 +279,7 @@ public final class BeyondHudiScenarios {
       }
     }
     List<io.timelinearchive.storage.FileEntry> files =
-        TimelineArchiver.archiveFiles(storage.list(archiveFolder).toList());
+        ArchiveFolder.list(storage, archiveFolder).archiveFiles();
     assertThat(files).hasSize(3);
     String newestOfFirst =
         ArchivedTimeline.readFile(storage, files.get(0), 0).instants().stream()
@@ -304,7 +310,7 @@ public final class BeyondHudiScenarios {
     }
     assertThat(result.archived()).isEmpty();
     assertThat(result.archiveFilesPurged()).containsExactly(files.get(0).name());
-    assertThat(TimelineArchiver.archiveFiles(storage.list(archiveFolder).toList()))
+    assertThat(ArchiveFolder.list(storage, archiveFolder).archiveFiles())
         .extracting(io.timelinearchive.storage.FileEntry::name)
         .containsExactly(files.get(1).name(), files.get(2).name());
 
@@ -315,7 +321,7 @@ public final class BeyondHudiScenarios {
       result = archiver.archiveIfRequired();
     }
     assertThat(result.archiveFilesPurged()).containsExactly(files.get(1).name());
-    assertThat(TimelineArchiver.archiveFiles(storage.list(archiveFolder).toList()))
+    assertThat(ArchiveFolder.list(storage, archiveFolder).archiveFiles())
         .extracting(io.timelinearchive.storage.FileEntry::name)
         .containsExactly(files.get(2).name());
     assertThat(

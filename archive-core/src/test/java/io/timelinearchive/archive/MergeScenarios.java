@@ -3,7 +3,12 @@ package io.timelinearchive.archive;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.timelinearchive.archive.folder.ArchiveFolder;
+import io.timelinearchive.archive.read.ArchiveFileSummary;
+import io.timelinearchive.archive.read.ArchiveReadOptions;
+import io.timelinearchive.archive.read.ArchivedTimeline;
 import io.timelinearchive.format.ArchiveFileName;
+import io.timelinearchive.format.ArchiveMergePlan;
 import io.timelinearchive.sample.SampleTable;
 import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
@@ -42,7 +47,7 @@ public final class MergeScenarios {
   }
 
   static List<FileEntry> archiveFiles(MetaStorage storage, StorageLocation base) throws Exception {
-    return TimelineArchiver.archiveFiles(storage.list(archiveFolder(base)).toList());
+    return ArchiveFolder.list(storage, archiveFolder(base)).archiveFiles();
   }
 
   static StorageLocation archiveFolder(StorageLocation base) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.timelinearchive.format.ArchiveFileName;
+import io.timelinearchive.format.ArchiveMergePlan;
 import io.timelinearchive.storage.InMemoryMetaStorageFactory;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;

@@ -3,6 +3,10 @@ package io.timelinearchive.archive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import io.timelinearchive.archive.read.ArchiveFileSummary;
+import io.timelinearchive.archive.read.ArchiveReadOptions;
+import io.timelinearchive.archive.read.ArchivedTimeline;
+import io.timelinearchive.format.ArchiveMergePlan;
 import io.timelinearchive.storage.FaultInjectingMetaStorage;
 import io.timelinearchive.storage.FaultInjectingMetaStorage.CrashEffect;
 import io.timelinearchive.storage.FileEntry;

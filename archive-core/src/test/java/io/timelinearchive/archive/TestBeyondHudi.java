@@ -3,10 +3,15 @@ package io.timelinearchive.archive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.timelinearchive.archive.folder.ArchiveFolder;
+import io.timelinearchive.archive.folder.ArchiveLock;
+import io.timelinearchive.archive.folder.ArchiveLockedException;
+import io.timelinearchive.archive.restore.RestoreRefusedException;
+import io.timelinearchive.archive.restore.TimelineRestorer;
 import io.timelinearchive.format.ArchiveBlockEncoder;
 import io.timelinearchive.format.ArchiveEntry;
 import io.timelinearchive.format.ArchiveEntryConverter;
-import io.timelinearchive.format.ArchiveSchemas;
+import io.timelinearchive.format.EntryFields;
 import io.timelinearchive.sample.SampleTable;
 import io.timelinearchive.storage.InMemoryMetaStorageFactory;
 import io.timelinearchive.storage.MetaStorage;
@@ -97,7 +102,7 @@ class TestBeyondHudi {
       ArchiveEntry entry =
           ArchiveEntryConverter.create()
               .convert(first, java.time.Instant.EPOCH, storage.read(file));
-      entry.record().put(ArchiveSchemas.RAW_CONTENT_FIELD, null);
+      entry.record().put(EntryFields.RAW_CONTENT, null);
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       ArchiveBlockEncoder.encode(List.of(entry)).forEach(out::writeBytes);
       storage.createExclusive(
@@ -122,7 +127,11 @@ class TestBeyondHudi {
       MutableClock clock = new MutableClock(java.time.Instant.parse("2026-11-29T12:00:00Z"));
       try (ArchiveLock held =
           ArchiveLock.acquire(
-              storage, archiveFolder, List.of(), "other", java.time.Duration.ofMinutes(5), clock)) {
+              storage,
+              ArchiveFolder.of(archiveFolder, List.of()),
+              "other",
+              java.time.Duration.ofMinutes(5),
+              clock)) {
         try (TimelineRestorer restorer =
             TimelineRestorer.create(storage, memoryBase, Map.of(), clock)) {
           assertThatThrownBy(() -> restorer.restore("0", "9", true, false))

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.timelinearchive.storage.ExclusiveCreate;
 import io.timelinearchive.storage.ForwardingMetaStorage;
 import io.timelinearchive.storage.InMemoryMetaStorageFactory;
 import io.timelinearchive.storage.MetaStorage;

@@ -4,7 +4,12 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.timelinearchive.archive.folder.ArchiveLock;
+import io.timelinearchive.archive.folder.ArchiveLockedException;
+import io.timelinearchive.archive.read.ArchiveReadOptions;
+import io.timelinearchive.archive.read.ArchivedTimeline;
 import io.timelinearchive.format.ArchiveFileName;
+import io.timelinearchive.format.ArchivedInstant;
 import io.timelinearchive.format.InstantConversionException;
 import io.timelinearchive.sample.SampleTable;
 import io.timelinearchive.select.Barrier;
@@ -373,7 +378,7 @@ class TestTimelineArchiver {
     List<ArchiveResult> successor = new ArrayList<>();
     ArchiveListener pauseBeforeDeleting =
         phase -> {
-          if (phase == ArchiveListener.Phase.DELETE_PENDING && successor.isEmpty()) {
+          if (phase == Phase.DELETE_PENDING && successor.isEmpty()) {
             clock.advance(Duration.ofMinutes(2)); // paused past the lease
             successor.add(archiver(memory, config).archiveIfRequired());
           }

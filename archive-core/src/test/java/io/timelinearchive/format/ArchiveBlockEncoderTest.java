@@ -233,7 +233,7 @@ class ArchiveBlockEncoderTest {
 
     GenericRecord back = blocks(ArchiveBlockEncoder.encode(List.of(entry))).get(0).records().get(0);
     assertThat(back.getSchema().getFields()).hasSize(17);
-    assertThat(back.get(ArchiveSchemas.RAW_CONTENT_FIELD)).isNull();
+    assertThat(back.get(EntryFields.RAW_CONTENT)).isNull();
     assertThat(plain(back.get("hoodieCleanMetadata")))
         .isEqualTo(plain(hudi.get("hoodieCleanMetadata")));
     assertThat(back.get("stateTransitionTime")).isEqualTo("20240301100000009");

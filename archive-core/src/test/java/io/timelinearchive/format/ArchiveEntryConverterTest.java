@@ -167,7 +167,7 @@ class ArchiveEntryConverterTest {
 
     GenericRecord back = roundTrip(List.of(entry)).get(0);
     assertThat(plain(back)).isEqualTo(plain(record));
-    assertThat(back.get(ArchiveSchemas.RAW_CONTENT_FIELD)).isEqualTo(ByteBuffer.wrap(content));
+    assertThat(back.get(EntryFields.RAW_CONTENT)).isEqualTo(ByteBuffer.wrap(content));
   }
 
   @Test
@@ -284,7 +284,7 @@ class ArchiveEntryConverterTest {
             "actionType",
             "actionState",
             "stateTransitionTime",
-            ArchiveSchemas.RAW_CONTENT_FIELD);
+            EntryFields.RAW_CONTENT);
     assertThat(entry.rawContent()).hasValueSatisfying(b -> assertThat(b).isEmpty());
   }
 

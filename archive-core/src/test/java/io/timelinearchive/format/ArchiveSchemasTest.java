@@ -42,11 +42,11 @@ class ArchiveSchemasTest {
             "timelineArchiveRawContent");
     assertThat(ArchiveSchemas.HUDI_ARCHIVED_META_ENTRY.getFields()).hasSize(16);
 
-    Schema raw = entry.getField(ArchiveSchemas.RAW_CONTENT_FIELD).schema();
+    Schema raw = entry.getField(EntryFields.RAW_CONTENT).schema();
     assertThat(raw.getTypes())
         .extracting(Schema::getType)
         .containsExactly(Schema.Type.NULL, Schema.Type.BYTES);
-    assertThat(entry.getField(ArchiveSchemas.RAW_CONTENT_FIELD).defaultVal())
+    assertThat(entry.getField(EntryFields.RAW_CONTENT).defaultVal())
         .isEqualTo(JsonProperties.NULL_VALUE);
 
     Schema version = entry.getField("version").schema();

@@ -20,8 +20,6 @@ class ArchivalPolicyTest {
     ArchivalPolicy policy = ArchivalPolicy.fromConfig(Map.of());
     assertThat(policy.minCommits()).isEqualTo(20);
     assertThat(policy.maxCommits()).isEqualTo(30);
-    assertThat(policy.archivalBatch()).isEqualTo(10);
-    assertThat(policy.failOnArchivingError()).isTrue();
     assertThat(policy.archiveBeyondSavepoint()).isFalse();
     assertThat(policy.cleanerPolicy()).isEqualTo(CleanerPolicy.KEEP_LATEST_COMMITS);
     assertThat(policy.cleanerCommitsRetained()).isEqualTo(10);
@@ -57,8 +55,6 @@ class ArchivalPolicyTest {
             new ArchivalPolicy(
                 5,
                 8,
-                3,
-                false,
                 true,
                 CleanerPolicy.KEEP_LATEST_BY_HOURS,
                 2,
@@ -87,39 +83,27 @@ class ArchivalPolicyTest {
     assertThat(policy.retainMinAge()).contains(Duration.parse(expected));
   }
 
-  @Test
-  void writesDurationsBackShort() {
-    assertThat(ArchivalPolicy.formatDuration(Duration.ofDays(7))).isEqualTo("7d");
-    assertThat(ArchivalPolicy.formatDuration(Duration.ofHours(1))).isEqualTo("1h");
-    assertThat(ArchivalPolicy.formatDuration(Duration.ofMinutes(90))).isEqualTo("90m");
-    assertThat(ArchivalPolicy.formatDuration(Duration.ofSeconds(5))).isEqualTo("5s");
-    assertThat(ArchivalPolicy.formatDuration(Duration.ofMillis(1500))).isEqualTo("1500ms");
-  }
-
   @ParameterizedTest
   @CsvSource(
       delimiter = '|',
       value = {
         "hoodie.keep.min.commits                 | ten     | 'ten'",
-        "hoodie.keep.min.commits                 | 0       | =0",
-        "hoodie.keep.min.commits                 | -3      | =-3",
+        "hoodie.keep.min.commits                 | 0       | ='0'",
+        "hoodie.keep.min.commits                 | -3      | ='-3'",
         "hoodie.keep.min.commits                 | 30      | hoodie.keep.min.commits=30 must be less than hoodie.keep.max.commits=30",
         "hoodie.keep.min.commits                 | 31      | hoodie.keep.min.commits=31 must be less than hoodie.keep.max.commits=30",
         "hoodie.keep.max.commits                 | 2.5     | '2.5'",
         "hoodie.keep.max.commits                 | 20      | hoodie.keep.min.commits=20 must be less than hoodie.keep.max.commits=20",
-        "hoodie.commits.archival.batch           | 0       | =0",
-        "hoodie.commits.archival.batch           | x       | 'x'",
-        "hoodie.fail.on.timeline.archiving       | yes     | 'yes'",
         "hoodie.archive.beyond.savepoint         | 1       | '1'",
         "hoodie.cleaner.policy                   | NEWEST  | 'NEWEST'",
-        "hoodie.cleaner.commits.retained         | -1      | =-1",
-        "hoodie.compact.inline.max.delta.commits | 0       | =0",
+        "hoodie.cleaner.commits.retained         | -1      | ='-1'",
+        "hoodie.compact.inline.max.delta.commits | 0       | ='0'",
         "hoodie.compact.inline.trigger.strategy  | SOMETIME| 'SOMETIME'",
         "archive.retain.min-age                  | 7 days  | '7 days'",
         "archive.retain.min-age                  | -7d     | '-7d'",
         "archive.retain.min-age                  | PT-1H   | 'PT-1H'",
         "archive.retain.min-age                  | 99999999999999999999d | '99999999999999999999d'",
-        "archive.max-instants-per-run            | 0       | =0",
+        "archive.max-instants-per-run            | 0       | ='0'",
         "archive.max-instants-per-run            | many    | 'many'"
       })
   void rejectsBadValuesNamingKeyAndValue(String key, String value, String expected) {

@@ -331,9 +331,9 @@ class InstantSelectorPropertyTest {
     ArchivalPolicy policy =
         ArchivalPolicy.fromConfig(
             Map.of(
-                ArchivalPolicy.MIN_COMMITS, "200",
-                ArchivalPolicy.MAX_COMMITS, "300",
-                ArchivalPolicy.MAX_INSTANTS_PER_RUN, String.valueOf(cap)));
+                ArchivalPolicy.MIN_COMMITS.key(), "200",
+                ArchivalPolicy.MAX_COMMITS.key(), "300",
+                ArchivalPolicy.MAX_INSTANTS_PER_RUN.key(), String.valueOf(cap)));
     ArchivalPlan plan =
         InstantSelector.plan(
             timeline,

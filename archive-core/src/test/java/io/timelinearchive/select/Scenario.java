@@ -110,16 +110,16 @@ record Scenario(
   private static Arbitrary<Map<String, String>> configs() {
     return Builders.withBuilder(HashMap<String, String>::new)
         .use(Arbitraries.integers().between(1, 8))
-        .in((m, min) -> put(m, ArchivalPolicy.MIN_COMMITS, min))
+        .in((m, min) -> put(m, ArchivalPolicy.MIN_COMMITS.key(), min))
         .use(Arbitraries.integers().between(1, 8))
         .in(
             (m, more) ->
                 put(
                     m,
-                    ArchivalPolicy.MAX_COMMITS,
-                    Integer.parseInt(m.get(ArchivalPolicy.MIN_COMMITS)) + more))
+                    ArchivalPolicy.MAX_COMMITS.key(),
+                    Integer.parseInt(m.get(ArchivalPolicy.MIN_COMMITS.key())) + more))
         .use(Arbitraries.of(true, false))
-        .in((m, beyond) -> put(m, ArchivalPolicy.ARCHIVE_BEYOND_SAVEPOINT, beyond))
+        .in((m, beyond) -> put(m, ArchivalPolicy.ARCHIVE_BEYOND_SAVEPOINT.key(), beyond))
         // the cleaner widens min and max, most with many retained commits or hours: keep them
         // small enough that generated timelines still archive
         .use(
@@ -127,19 +127,21 @@ record Scenario(
                 Tuple.of(2, ArchivalPolicy.CleanerPolicy.KEEP_LATEST_FILE_VERSIONS),
                 Tuple.of(2, ArchivalPolicy.CleanerPolicy.KEEP_LATEST_COMMITS),
                 Tuple.of(1, ArchivalPolicy.CleanerPolicy.KEEP_LATEST_BY_HOURS)))
-        .in((m, cleaner) -> put(m, ArchivalPolicy.CLEANER_POLICY, cleaner))
+        .in((m, cleaner) -> put(m, ArchivalPolicy.CLEANER_POLICY.key(), cleaner))
         .use(Arbitraries.integers().between(0, 8))
-        .in((m, retained) -> put(m, ArchivalPolicy.CLEANER_COMMITS_RETAINED, retained))
+        .in((m, retained) -> put(m, ArchivalPolicy.CLEANER_COMMITS_RETAINED.key(), retained))
         .use(Arbitraries.integers().between(0, 6))
-        .in((m, hours) -> put(m, ArchivalPolicy.CLEANER_HOURS_RETAINED, hours))
+        .in((m, hours) -> put(m, ArchivalPolicy.CLEANER_HOURS_RETAINED.key(), hours))
         .use(Arbitraries.integers().between(1, 20))
-        .in((m, deltas) -> put(m, ArchivalPolicy.COMPACTION_MAX_DELTA_COMMITS, deltas))
+        .in((m, deltas) -> put(m, ArchivalPolicy.COMPACTION_MAX_DELTA_COMMITS.key(), deltas))
         .use(Arbitraries.of(ArchivalPolicy.CompactionTrigger.class))
-        .in((m, trigger) -> put(m, ArchivalPolicy.COMPACTION_TRIGGER, trigger))
+        .in((m, trigger) -> put(m, ArchivalPolicy.COMPACTION_TRIGGER.key(), trigger))
         .use(Arbitraries.integers().between(0, 24 * 15).injectNull(0.6))
-        .in((m, hours) -> hours == null ? m : put(m, ArchivalPolicy.RETAIN_MIN_AGE, hours + "h"))
+        .in(
+            (m, hours) ->
+                hours == null ? m : put(m, ArchivalPolicy.RETAIN_MIN_AGE.key(), hours + "h"))
         .use(Arbitraries.integers().between(1, 40).injectNull(0.6))
-        .in((m, cap) -> cap == null ? m : put(m, ArchivalPolicy.MAX_INSTANTS_PER_RUN, cap))
+        .in((m, cap) -> cap == null ? m : put(m, ArchivalPolicy.MAX_INSTANTS_PER_RUN.key(), cap))
         .build(Map::copyOf);
   }
 

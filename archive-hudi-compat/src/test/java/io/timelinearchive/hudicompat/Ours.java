@@ -1,10 +1,10 @@
 package io.timelinearchive.hudicompat;
 
-import io.timelinearchive.archive.ArchiveReadOptions;
 import io.timelinearchive.archive.ArchiveResult;
-import io.timelinearchive.archive.ArchivedTimeline;
 import io.timelinearchive.archive.InvariantChecker;
 import io.timelinearchive.archive.TimelineArchiver;
+import io.timelinearchive.archive.read.ArchiveReadOptions;
+import io.timelinearchive.archive.read.ArchivedTimeline;
 import io.timelinearchive.select.ArchivalPlan;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.timelinearchive.archive.ArchiveListener;
 import io.timelinearchive.archive.ArchiveResult;
-import io.timelinearchive.archive.ArchivedInstant;
 import io.timelinearchive.archive.TimelineArchiver;
+import io.timelinearchive.format.ArchivedInstant;
 import io.timelinearchive.hudicompat.HudiView.Id;
 import io.timelinearchive.storage.AppendableLog;
 import io.timelinearchive.storage.ForwardingMetaStorage;

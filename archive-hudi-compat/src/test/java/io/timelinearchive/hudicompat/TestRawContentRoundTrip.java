@@ -3,14 +3,14 @@ package io.timelinearchive.hudicompat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.timelinearchive.archive.ArchiveResult;
-import io.timelinearchive.archive.ArchivedInstant;
-import io.timelinearchive.archive.ArchivedTimeline;
-import io.timelinearchive.format.ArchiveSchemas;
+import io.timelinearchive.archive.read.ArchivedTimeline;
+import io.timelinearchive.format.ArchivedInstant;
+import io.timelinearchive.format.EntryFields;
 import io.timelinearchive.hudicompat.HudiView.Id;
 import io.timelinearchive.hudicompat.HudiView.ScannedBlock;
 import io.timelinearchive.timeline.Action;
-import io.timelinearchive.timeline.TimelineInstant;
 import io.timelinearchive.timeline.State;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,7 +80,7 @@ class TestRawContentRoundTrip {
       Map<String, byte[]> fromHudi = new TreeMap<>();
       for (ScannedBlock block : HudiView.scan(hudi.metaClient(), null)) {
         for (GenericRecord record : block.records()) {
-          ByteBuffer raw = (ByteBuffer) record.get(ArchiveSchemas.RAW_CONTENT_FIELD);
+          ByteBuffer raw = (ByteBuffer) record.get(EntryFields.RAW_CONTENT);
           byte[] bytes = new byte[raw.remaining()];
           raw.duplicate().get(bytes);
           fromHudi.put(fileName(Id.of(record)), bytes);

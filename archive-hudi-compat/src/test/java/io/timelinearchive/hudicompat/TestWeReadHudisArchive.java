@@ -2,8 +2,8 @@ package io.timelinearchive.hudicompat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.timelinearchive.archive.ArchivedInstant;
-import io.timelinearchive.archive.ArchivedTimeline;
+import io.timelinearchive.archive.read.ArchivedTimeline;
+import io.timelinearchive.format.ArchivedInstant;
 import io.timelinearchive.hudicompat.HudiView.Id;
 import io.timelinearchive.hudicompat.HudiView.ScannedBlock;
 import java.io.IOException;

@@ -2,11 +2,11 @@ package io.timelinearchive.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.timelinearchive.archive.ArchiveReadOptions;
 import io.timelinearchive.archive.ArchiveResult;
-import io.timelinearchive.archive.ArchivedInstant;
-import io.timelinearchive.archive.ArchivedTimeline;
 import io.timelinearchive.archive.TimelineArchiver;
+import io.timelinearchive.archive.read.ArchiveReadOptions;
+import io.timelinearchive.archive.read.ArchivedTimeline;
+import io.timelinearchive.format.ArchivedInstant;
 import io.timelinearchive.sample.SampleTable;
 import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;

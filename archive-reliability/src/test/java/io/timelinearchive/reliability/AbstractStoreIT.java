@@ -249,7 +249,7 @@ abstract class AbstractStoreIT {
                       io.timelinearchive.archive.TimelineArchiver.open(table.toString(), config)) {
                     start.await();
                     return archiver.archiveIfRequired().archived().size();
-                  } catch (io.timelinearchive.archive.ArchiveLockedException e) {
+                  } catch (io.timelinearchive.archive.folder.ArchiveLockedException e) {
                     return -1;
                   }
                 }));

@@ -2,9 +2,9 @@ package io.timelinearchive.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.timelinearchive.archive.ArchiveReadOptions;
-import io.timelinearchive.archive.ArchivedTimeline;
 import io.timelinearchive.archive.TimelineArchiver;
+import io.timelinearchive.archive.read.ArchiveReadOptions;
+import io.timelinearchive.archive.read.ArchivedTimeline;
 import io.timelinearchive.format.CorruptArchiveException;
 import io.timelinearchive.format.LogBlock;
 import io.timelinearchive.format.LogBlockReader;

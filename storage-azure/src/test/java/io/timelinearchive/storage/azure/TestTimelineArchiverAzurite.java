@@ -8,13 +8,13 @@ import com.azure.storage.blob.BlobClient;
 import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.models.BlobProperties;
 import com.azure.storage.blob.models.BlobType;
-import io.timelinearchive.archive.ArchiveReadOptions;
 import io.timelinearchive.archive.ArchiveResult;
-import io.timelinearchive.archive.ArchivedInstant;
-import io.timelinearchive.archive.ArchivedTimeline;
 import io.timelinearchive.archive.InvariantChecker;
 import io.timelinearchive.archive.TimelineArchiver;
+import io.timelinearchive.archive.read.ArchiveReadOptions;
+import io.timelinearchive.archive.read.ArchivedTimeline;
 import io.timelinearchive.format.ArchiveFileName;
+import io.timelinearchive.format.ArchivedInstant;
 import io.timelinearchive.sample.SampleTable;
 import io.timelinearchive.select.ArchivalPolicy;
 import io.timelinearchive.storage.MetaStorage;
@@ -58,7 +58,7 @@ class TestTimelineArchiverAzurite {
     // Hudi archives once more than 30 commits are completed: with 3 instants per run, the 40
     // commits take four runs (40, 37, 34, 31 before them) to get under the limit.
     Map<String, String> config = new HashMap<>(Azurite.get().config());
-    config.put(ArchivalPolicy.MAX_INSTANTS_PER_RUN, "3");
+    config.put(ArchivalPolicy.MAX_INSTANTS_PER_RUN.key(), "3");
     String archiveFile = ArchiveFileName.of(1);
 
     List<TimelineInstant> archived = new ArrayList<>();

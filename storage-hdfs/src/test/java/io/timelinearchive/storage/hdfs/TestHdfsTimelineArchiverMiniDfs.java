@@ -3,13 +3,13 @@ package io.timelinearchive.storage.hdfs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.timelinearchive.archive.ArchiveFileSummary;
 import io.timelinearchive.archive.ArchiveListener;
-import io.timelinearchive.archive.ArchiveReadOptions;
 import io.timelinearchive.archive.ArchiveResult;
-import io.timelinearchive.archive.ArchivedTimeline;
 import io.timelinearchive.archive.InvariantChecker;
 import io.timelinearchive.archive.TimelineArchiver;
+import io.timelinearchive.archive.read.ArchiveFileSummary;
+import io.timelinearchive.archive.read.ArchiveReadOptions;
+import io.timelinearchive.archive.read.ArchivedTimeline;
 import io.timelinearchive.format.ArchiveFileName;
 import io.timelinearchive.sample.SampleTable;
 import io.timelinearchive.storage.AppendableLog;

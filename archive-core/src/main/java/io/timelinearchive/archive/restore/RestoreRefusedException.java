@@ -1,4 +1,4 @@
-package io.timelinearchive.archive;
+package io.timelinearchive.archive.restore;
 
 import static java.util.Objects.requireNonNull;
 

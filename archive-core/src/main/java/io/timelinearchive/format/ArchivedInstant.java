@@ -1,4 +1,4 @@
-package io.timelinearchive.archive;
+package io.timelinearchive.format;
 
 import static java.util.Objects.requireNonNull;
 

@@ -1,10 +1,7 @@
-package io.timelinearchive.archive;
+package io.timelinearchive.format;
 
 import static java.util.Objects.requireNonNull;
 
-import io.timelinearchive.format.ArchiveFileName;
-import io.timelinearchive.format.AvroInstantFiles;
-import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.StorageLocation;
 import java.io.IOException;
@@ -36,10 +33,10 @@ import org.apache.avro.generic.GenericRecord;
  * @param candidates names of the archive files being merged, oldest version first
  * @param mergedFile name of the archive file they are merged into
  */
-record ArchiveMergePlan(List<String> candidates, String mergedFile) {
-  static final String FILE_NAME = "mergeArchivePlan";
+public record ArchiveMergePlan(List<String> candidates, String mergedFile) {
+  public static final String FILE_NAME = "mergeArchivePlan";
 
-  static final Schema SCHEMA =
+  private static final Schema SCHEMA =
       new Schema.Parser()
           .parse(
               """
@@ -51,7 +48,7 @@ record ArchiveMergePlan(List<String> candidates, String mergedFile) {
               {"name":"mergedArchiveFileName","type":["null",\
               {"type":"string","avro.java.string":"String"}],"default":null}]}""");
 
-  ArchiveMergePlan {
+  public ArchiveMergePlan {
     candidates = List.copyOf(candidates);
     requireNonNull(mergedFile, "mergedFile is null");
     for (String name : candidates) {
@@ -64,12 +61,8 @@ record ArchiveMergePlan(List<String> candidates, String mergedFile) {
     }
   }
 
-  static StorageLocation location(StorageLocation archiveFolder) {
+  public static StorageLocation location(StorageLocation archiveFolder) {
     return archiveFolder.resolve(FILE_NAME);
-  }
-
-  static boolean isListed(Collection<FileEntry> listing) {
-    return listing.stream().anyMatch(f -> f.name().equals(FILE_NAME));
   }
 
   /**
@@ -79,7 +72,7 @@ record ArchiveMergePlan(List<String> candidates, String mergedFile) {
    *
    * @param present names of the files in the archive folder now
    */
-  Set<String> shadowed(Collection<String> present) {
+  public Set<String> shadowed(Collection<String> present) {
     if (!present.contains(mergedFile) || candidates.contains(mergedFile)) {
       return Set.of();
     }
@@ -92,7 +85,7 @@ record ArchiveMergePlan(List<String> candidates, String mergedFile) {
   }
 
   /** The plan's bytes: candidates as full locations, as Hudi writes them. */
-  byte[] encode(StorageLocation archiveFolder) {
+  public byte[] encode(StorageLocation archiveFolder) {
     GenericRecord record = new GenericData.Record(SCHEMA);
     record.put("version", 1);
     record.put(
@@ -106,7 +99,7 @@ record ArchiveMergePlan(List<String> candidates, String mergedFile) {
    * The plan in {@code archiveFolder}: empty when there is none, {@link Read.Unreadable} when its
    * bytes do not parse (a writer died while writing it, before any merged byte).
    */
-  static Optional<Read> read(MetaStorage storage, StorageLocation archiveFolder)
+  public static Optional<Read> read(MetaStorage storage, StorageLocation archiveFolder)
       throws IOException {
     byte[] bytes;
     try {
@@ -117,7 +110,7 @@ record ArchiveMergePlan(List<String> candidates, String mergedFile) {
     return Optional.of(decode(bytes));
   }
 
-  static Read decode(byte[] bytes) {
+  public static Read decode(byte[] bytes) {
     try (DataFileReader<GenericRecord> reader =
         new DataFileReader<>(new SeekableByteArrayInput(bytes), new PlanReader())) {
       if (!reader.hasNext()) {
@@ -171,7 +164,7 @@ record ArchiveMergePlan(List<String> candidates, String mergedFile) {
   }
 
   /** What reading a plan file found. */
-  sealed interface Read {
+  public sealed interface Read {
     record Parsed(ArchiveMergePlan plan) implements Read {}
 
     record Unreadable(String reason) implements Read {}

@@ -1,4 +1,4 @@
-package io.timelinearchive.archive;
+package io.timelinearchive.archive.restore;
 
 import io.timelinearchive.timeline.TimelineInstant;
 import java.util.List;

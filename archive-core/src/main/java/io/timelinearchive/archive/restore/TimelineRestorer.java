@@ -1,7 +1,15 @@
-package io.timelinearchive.archive;
+package io.timelinearchive.archive.restore;
 
 import static java.util.Objects.requireNonNull;
 
+import io.timelinearchive.archive.ArchiverSettings;
+import io.timelinearchive.archive.TimelineArchiver;
+import io.timelinearchive.archive.folder.ArchiveFolder;
+import io.timelinearchive.archive.folder.ArchiveLock;
+import io.timelinearchive.archive.read.ArchiveReadOptions;
+import io.timelinearchive.archive.read.ArchivedTimeline;
+import io.timelinearchive.format.ArchivedInstant;
+import io.timelinearchive.storage.ExclusiveCreate;
 import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
@@ -53,7 +61,8 @@ public final class TimelineRestorer implements Closeable {
     this.storage = requireNonNull(storage, "storage is null");
     this.ownsStorage = ownsStorage;
     this.base = requireNonNull(base, "base is null");
-    this.settings = ArchiverSettings.fromConfig(requireNonNull(config, "config is null"));
+    TimelineArchiver.checkKeys(requireNonNull(config, "config is null"));
+    this.settings = ArchiverSettings.fromConfig(config);
     this.clock = requireNonNull(clock, "clock is null");
   }
 
@@ -87,7 +96,7 @@ public final class TimelineRestorer implements Closeable {
    *     state file exists with other bytes, the range stops short of archived completed instants
    *     that are not active (restoring it would leave a hole), or (without {@code force}) an
    *     instant would land before a newer completed commit; nothing was written
-   * @throws ArchiveLockedException if an archiver holds the lock
+   * @throws io.timelinearchive.archive.folder.ArchiveLockedException if an archiver holds the lock
    */
   public RestoreResult restore(String fromTime, String toTime, boolean force, boolean dryRun)
       throws IOException {
@@ -98,10 +107,13 @@ public final class TimelineRestorer implements Closeable {
     if (dryRun) {
       return plan(table, fromTime, toTime, force).result(true);
     }
-    List<FileEntry> listing = storage.list(archiveFolder).toList();
     try (ArchiveLock lock =
         ArchiveLock.acquire(
-            storage, archiveFolder, listing, settings.owner(), settings.lockLease(), clock)) {
+            storage,
+            ArchiveFolder.list(storage, archiveFolder),
+            settings.owner(),
+            settings.lockLease(),
+            clock)) {
       Plan plan = plan(table, fromTime, toTime, force);
       List<TimelineInstant> written = new ArrayList<>();
       for (Restore r : plan.toWrite()) {

@@ -1,7 +1,8 @@
-package io.timelinearchive.archive;
+package io.timelinearchive.archive.read;
 
 import static java.util.Objects.requireNonNull;
 
+import io.timelinearchive.format.ArchivedInstant;
 import java.util.List;
 
 /** The entries of one archive file, in file order, and what reading it found. */

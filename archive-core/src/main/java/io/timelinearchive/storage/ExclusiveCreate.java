@@ -1,8 +1,5 @@
-package io.timelinearchive.archive;
+package io.timelinearchive.storage;
 
-import io.timelinearchive.storage.MetaStorage;
-import io.timelinearchive.storage.OutcomeUnknownException;
-import io.timelinearchive.storage.StorageLocation;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.util.Arrays;
@@ -12,13 +9,14 @@ import java.util.Arrays;
  * retried create that cannot tell whether it landed reads the file back; the same bytes mean this
  * call wrote it.
  */
-final class ExclusiveCreate {
+public final class ExclusiveCreate {
   private ExclusiveCreate() {}
 
   /**
    * @throws FileAlreadyExistsException if the file holds someone else's content
    */
-  static void create(MetaStorage storage, StorageLocation file, byte[] content) throws IOException {
+  public static void create(MetaStorage storage, StorageLocation file, byte[] content)
+      throws IOException {
     try {
       storage.createExclusive(file, content);
     } catch (OutcomeUnknownException e) {

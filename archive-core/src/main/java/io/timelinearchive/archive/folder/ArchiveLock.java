@@ -1,9 +1,9 @@
-package io.timelinearchive.archive;
+package io.timelinearchive.archive.folder;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
-import io.timelinearchive.storage.FileEntry;
+import io.timelinearchive.storage.ExclusiveCreate;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.StorageLocation;
 import java.io.ByteArrayInputStream;
@@ -14,7 +14,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -32,8 +31,8 @@ import java.util.regex.Pattern;
  * the holder itself. A holder checks that its file is still there and its lease has time left
  * before every deletion phase; the margin covers clock skew between archivers.
  */
-final class ArchiveLock implements AutoCloseable {
-  static final String PREFIX = ".timeline_archive.lock.";
+public final class ArchiveLock implements AutoCloseable {
+  public static final String PREFIX = ".timeline_archive.lock.";
   private static final Pattern NAME = Pattern.compile("^\\.timeline_archive\\.lock\\.(\\d+)$");
 
   private final MetaStorage storage;
@@ -72,22 +71,15 @@ final class ArchiveLock implements AutoCloseable {
   /**
    * Takes the lock.
    *
-   * @param archiveFolderListing the archive folder's files, listed just before
+   * @param archiveFolder the archive folder, listed just before
    * @throws ArchiveLockedException naming the holder and its lease expiry when the lock is held
    */
-  static ArchiveLock acquire(
-      MetaStorage storage,
-      StorageLocation folder,
-      Collection<FileEntry> archiveFolderListing,
-      String owner,
-      Duration lease,
-      Clock clock)
+  public static ArchiveLock acquire(
+      MetaStorage storage, ArchiveFolder archiveFolder, String owner, Duration lease, Clock clock)
       throws IOException {
     requireNonNull(owner, "owner is null");
-    long highest = 0;
-    for (FileEntry entry : archiveFolderListing) {
-      highest = Math.max(highest, generation(entry.name()).orElse(0L));
-    }
+    StorageLocation folder = archiveFolder.location();
+    long highest = archiveFolder.lockGeneration();
     List<Long> stale = new ArrayList<>();
     if (highest > 0) {
       Optional<Holder> holder = readHolder(storage, folder.resolve(PREFIX + highest));
@@ -113,7 +105,7 @@ final class ArchiveLock implements AutoCloseable {
     return lock;
   }
 
-  String owner() {
+  public String owner() {
     return owner;
   }
 
@@ -123,7 +115,7 @@ final class ArchiveLock implements AutoCloseable {
    *
    * @throws ArchiveLockedException if the lease ran out or another archiver took over
    */
-  void check() throws IOException {
+  public void check() throws IOException {
     if (released) {
       throw new IllegalStateException("lock already released");
     }
@@ -153,7 +145,7 @@ final class ArchiveLock implements AutoCloseable {
   }
 
   /** {@link #check()} when a tenth of the lease has passed since the last one; else nothing. */
-  void checkIfDue() throws IOException {
+  public void checkIfDue() throws IOException {
     if (Duration.between(lastCheck, clock.instant()).compareTo(lease.dividedBy(10)) >= 0) {
       check();
     }

@@ -1,6 +1,9 @@
-package io.timelinearchive.archive;
+package io.timelinearchive.archive.maintenance;
 
-import io.timelinearchive.format.ArchiveFileName;
+import io.timelinearchive.archive.folder.ArchiveFolder;
+import io.timelinearchive.archive.folder.ArchiveLock;
+import io.timelinearchive.archive.read.ArchivedTimeline;
+import io.timelinearchive.config.Setting;
 import io.timelinearchive.select.EffectiveRules;
 import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
@@ -8,40 +11,51 @@ import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.TimelineInstant;
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * {@code archive.history.max-age}: deletes the oldest archive files whose newest instant is at
- * least that old. Only a run of the oldest versions goes, so what stays is one unbroken stretch of
- * history; the newest archive file always stays, as do files this run wrote to.
+ * {@value #KEY}: deletes the oldest archive files whose newest instant is at least that old. Only a
+ * run of the oldest versions goes, so what stays is one unbroken stretch of history; the newest
+ * archive file always stays, as do files this run wrote to.
  */
-final class ArchiveHistoryPurger {
-  static final String MAX_AGE = "archive.history.max-age";
+public final class ArchiveHistoryPurger {
+  static final String KEY = "archive.history.max-age";
+
+  public static final Setting<Duration> MAX_AGE =
+      Setting.duration(KEY)
+          .documentedDefault("off")
+          .doc(
+              "opt-in archive retention: delete the oldest archive files whose newest instant is"
+                  + " older than this")
+          .build();
 
   private ArchiveHistoryPurger() {}
 
   /**
-   * @param archiveFiles the archive files by version ascending, as listed before this run wrote
+   * @param folder the archive folder as it is now
    * @param writtenNames files this run created or appended to
    * @return the names of the files deleted, oldest first
    */
-  static List<String> purge(
+  public static List<String> purge(
       MetaStorage storage,
-      List<FileEntry> archiveFiles,
-      List<String> writtenNames,
+      ArchiveFolder folder,
+      Collection<String> writtenNames,
       Duration maxAge,
-      java.time.Instant now,
+      Instant now,
       ZoneId zone,
       ArchiveLock lock)
       throws IOException {
+    List<FileEntry> archiveFiles = folder.archiveFiles();
     List<StorageLocation> old = new ArrayList<>();
     List<String> names = new ArrayList<>();
     for (int i = 0; i < archiveFiles.size() - 1; i++) {
       FileEntry file = archiveFiles.get(i);
-      if (writtenNames.contains(file.name()) || ArchiveFileName.version(file.name()).isEmpty()) {
+      if (writtenNames.contains(file.name())) {
         break;
       }
       Optional<String> newest =

@@ -1,0 +1,205 @@
+package io.timelinearchive.archive;
+
+import static java.util.Objects.requireNonNull;
+
+import io.timelinearchive.archive.folder.ArchiveFolder;
+import io.timelinearchive.archive.folder.ArchiveLock;
+import io.timelinearchive.format.ArchiveEntry;
+import io.timelinearchive.format.ArchiveEntryConverter;
+import io.timelinearchive.format.InstantConversionException;
+import io.timelinearchive.select.ArchivalPlan;
+import io.timelinearchive.select.Barrier;
+import io.timelinearchive.storage.DaemonThreads;
+import io.timelinearchive.storage.MetaStorage;
+import io.timelinearchive.timeline.ActiveTimeline;
+import io.timelinearchive.timeline.InstantKey;
+import io.timelinearchive.timeline.TimelineFile;
+import io.timelinearchive.timeline.TimelineInstant;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Reads the selected instant files (in parallel, a bounded window ahead), converts them to archive
+ * entries and hands them to the {@link ArchiveWriter} in timeline order, which writes them in
+ * bounded steps, each step between two instants.
+ *
+ * <p>An unreadable file stops archiving before its instant (invariant 5): with {@code
+ * hoodie.fail.on.timeline.archiving} the run fails, at once if nothing was written yet, else once
+ * what came before is archived and deleted; without it the run archives what is older and warns.
+ */
+final class EntryPipeline {
+  private final MetaStorage storage;
+  private final ArchiverSettings settings;
+  private final ArchiveLock lock;
+  private final RunReport report;
+
+  /**
+   * What the pipeline archived.
+   *
+   * @param instants the state files archived, in timeline order
+   * @param files the same, as the active timeline's files, for the deletes
+   * @param barrier what stopped the commits: the plan's, or the unreadable file
+   * @param failure thrown once what was archived is tidied up, if not null
+   */
+  record Archived(
+      List<TimelineInstant> instants,
+      List<TimelineFile> files,
+      Barrier barrier,
+      IOException failure) {
+    Archived {
+      instants = List.copyOf(instants);
+      files = List.copyOf(files);
+      requireNonNull(barrier, "barrier is null");
+    }
+
+    void throwFailure() throws IOException {
+      if (failure != null) {
+        throw failure;
+      }
+    }
+  }
+
+  EntryPipeline(
+      MetaStorage storage, ArchiverSettings settings, ArchiveLock lock, RunReport report) {
+    this.storage = requireNonNull(storage, "storage is null");
+    this.settings = requireNonNull(settings, "settings is null");
+    this.lock = requireNonNull(lock, "lock is null");
+    this.report = requireNonNull(report, "report is null");
+  }
+
+  Archived archive(ArchivalPlan plan, ActiveTimeline active, ArchiveFolder folder)
+      throws IOException {
+    List<TimelineFile> files = selectedFiles(plan, active);
+    ArchiveEntryConverter converter = ArchiveEntryConverter.create();
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            Math.max(1, Math.min(settings.readParallelism(), files.size())),
+            DaemonThreads.factory("timeline-archive-read"));
+    // Enough reads ahead to keep every reader busy, few enough to bound memory.
+    int window = settings.readParallelism() * 4;
+    List<TimelineInstant> instants = new ArrayList<>();
+    List<TimelineFile> archived = new ArrayList<>();
+    Barrier barrier = plan.barrier();
+    IOException failure = null;
+    try (ArchiveWriter writer = new ArchiveWriter(storage, folder, settings, lock)) {
+      List<Future<ArchiveEntry>> futures = new ArrayList<>();
+      InstantKey last = null;
+      for (int i = 0; i < files.size(); i++) {
+        while (futures.size() < files.size() && futures.size() < i + window) {
+          TimelineFile next = files.get(futures.size());
+          futures.add(pool.submit(() -> convert(converter, next)));
+        }
+        TimelineFile f = files.get(i);
+        // A long read must renew the lease, or the run outlives it and gives up at the end.
+        lock.checkIfDue();
+        ArchiveEntry entry;
+        try {
+          entry = futures.get(i).get();
+          futures.set(i, null);
+        } catch (ExecutionException e) {
+          IOException cause = asIOException(e.getCause(), f);
+          if (settings.failOnArchivingError() && !writer.hasWritten()) {
+            throw cause;
+          }
+          InstantKey cut = f.instant().key();
+          writer.drop(cut);
+          instants.removeIf(instant -> instant.key().equals(cut));
+          archived.removeIf(file -> file.instant().key().equals(cut));
+          if (settings.failOnArchivingError()) {
+            failure = cause;
+          } else {
+            report.warn(cause.getMessage() + "; selection stopped before this instant");
+          }
+          barrier =
+              new Barrier(
+                  Barrier.Scope.COMMITS,
+                  Barrier.Kind.UNREADABLE_FILE,
+                  Optional.of(f.instant().time()),
+                  "unreadable instant file " + f.file().location());
+          break;
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("interrupted while reading instant files");
+        }
+        // Only between instants: an instant's files are written together or not at all.
+        if (!f.instant().key().equals(last)) {
+          writer.endOfInstant();
+          if (writer.full()) {
+            flush(writer);
+          }
+        }
+        writer.add(entry);
+        instants.add(entry.instant());
+        archived.add(f);
+        last = f.instant().key();
+      }
+      flush(writer);
+      writer.close();
+      report.written(writer.written());
+    } finally {
+      pool.shutdownNow();
+    }
+    return new Archived(instants, archived, barrier, failure);
+  }
+
+  /**
+   * The active timeline's files of the plan's state files: both lists are in timeline order, so one
+   * walk pairs them.
+   */
+  private static List<TimelineFile> selectedFiles(ArchivalPlan plan, ActiveTimeline active) {
+    List<TimelineFile> selected = new ArrayList<>(plan.files().size());
+    List<TimelineFile> all = active.files();
+    int at = 0;
+    for (TimelineInstant wanted : plan.files()) {
+      while (!all.get(at).instant().equals(wanted)) {
+        at++;
+      }
+      selected.add(all.get(at++));
+    }
+    return selected;
+  }
+
+  private void flush(ArchiveWriter writer) throws IOException {
+    if (writer.isEmpty()) {
+      return;
+    }
+    report.enter(Phase.WRITE);
+    writer.flush();
+    report.enter(Phase.READ);
+  }
+
+  private ArchiveEntry convert(ArchiveEntryConverter converter, TimelineFile f) throws IOException {
+    // The listing gave the length: an empty file needs no request at all.
+    byte[] content = f.file().length() == 0 ? new byte[0] : storage.read(f.file().location());
+    try {
+      return converter.convert(f.instant(), f.file().lastModified(), content);
+    } catch (InstantConversionException e) {
+      throw new InstantConversionException(f.instant(), f.file().location() + ": " + e.reason(), e);
+    }
+  }
+
+  private static IOException asIOException(Throwable cause, TimelineFile f) {
+    if (cause instanceof NoSuchFileException) {
+      return new InstantConversionException(
+          f.instant(),
+          f.file().location() + " disappeared while archiving (another process deleted it)",
+          cause);
+    }
+    if (cause instanceof IOException io) {
+      return io;
+    }
+    if (cause instanceof UncheckedIOException u) {
+      return u.getCause();
+    }
+    return new InstantConversionException(f.instant(), f.file().location() + ": " + cause, cause);
+  }
+}
