@@ -8,7 +8,6 @@ import io.timelinearchive.select.Barrier.Kind;
 import io.timelinearchive.select.Barrier.Scope;
 import io.timelinearchive.timeline.Action;
 import io.timelinearchive.timeline.InstantKey;
-import io.timelinearchive.timeline.State;
 import io.timelinearchive.timeline.Timeline;
 import io.timelinearchive.timeline.TimelineInstant;
 import java.time.LocalDateTime;
@@ -16,11 +15,9 @@ import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Chooses the instants one archival run takes, by the rules of Apache Hudi 0.15's {@code
@@ -46,48 +43,28 @@ public final class InstantSelector {
 
   /** The working state of one call; groups are the instants, indexed in timeline order. */
   private static final class Selection {
-    private final List<TimelineInstant> files;
+    private final GroupedTimeline t;
     private final TableFacts facts;
     private final ArchivalPolicy policy;
     private final java.time.Instant now;
     private final List<String> warnings = new ArrayList<>();
 
-    // group g holds files[start[g] .. start[g + 1]); latest[g] is its furthest state, the first
-    // of equals, as Hudi's layout-1 timeline keeps it
-    private int groupCount;
-    private int[] start;
-    private TimelineInstant[] latest;
-
-    private final Ints commits = new Ints();
-    private final Ints cleans = new Ints();
-    private final Ints rollbacks = new Ints();
-    private final Ints deltaCommits = new Ints();
-    private final Ints replaceCommits = new Ints();
-    private final Set<String> savepointTimes = new HashSet<>();
-    private String firstSavepoint;
-    private int firstPendingWrite = -1;
-    private int firstPendingCommit = -1;
-    private int firstInflightReplaceCommit = -1;
-    private int lastCompletedCommitAction = -1;
-
     private int minCommits;
     private int maxCommits;
 
     Selection(Timeline timeline, TableFacts facts, ArchivalPolicy policy, java.time.Instant now) {
-      this.files = timeline.instants();
+      this.t = new GroupedTimeline(timeline.instants());
       this.facts = facts;
       this.policy = policy;
       this.now = now;
     }
 
     ArchivalPlan plan() {
-      group();
-      classify();
       widenMinAndMax();
 
       Scoped commitScope = selectCommits();
-      Scoped cleanScope = trim(Scope.CLEAN, "clean instants", cleans);
-      Scoped rollbackScope = trim(Scope.ROLLBACK, "rollback instants", rollbacks);
+      Scoped cleanScope = trim(Scope.CLEAN, "clean instants", t.cleans);
+      Scoped rollbackScope = trim(Scope.ROLLBACK, "rollback instants", t.rollbacks);
       List<Scoped> scopes = List.of(commitScope, cleanScope, rollbackScope);
       for (Scoped scope : scopes) {
         limitByMetadataTable(scope);
@@ -95,80 +72,6 @@ public final class InstantSelector {
       }
       capPerRun(scopes);
       return toPlan(scopes);
-    }
-
-    private void group() {
-      int n = files.size();
-      start = new int[n + 1];
-      latest = new TimelineInstant[n];
-      TimelineInstant previous = null;
-      for (int i = 0; i < n; i++) {
-        TimelineInstant file = files.get(i);
-        // the files of one instant are adjacent in a sorted timeline; compare keys without
-        // building one per file
-        if (previous == null
-            || file.action().comparable() != previous.action().comparable()
-            || !file.time().equals(previous.time())) {
-          start[groupCount] = i;
-          latest[groupCount] = file;
-          groupCount++;
-          previous = file;
-        } else if (file.state().compareTo(latest[groupCount - 1].state()) > 0) {
-          latest[groupCount - 1] = file;
-        }
-      }
-      start[groupCount] = n;
-    }
-
-    private void classify() {
-      for (int g = 0; g < groupCount; g++) {
-        TimelineInstant instant = latest[g];
-        Action action = instant.action();
-        if (instant.isCompleted()) {
-          switch (action) {
-            case COMMIT -> {
-              commits.add(g);
-              lastCompletedCommitAction = g;
-            }
-            case DELTA_COMMIT, REPLACE_COMMIT -> commits.add(g);
-            case CLEAN -> cleans.add(g);
-            case ROLLBACK -> rollbacks.add(g);
-            case SAVEPOINT -> {
-              if (firstSavepoint == null) {
-                firstSavepoint = instant.time();
-              }
-              savepointTimes.add(instant.time());
-            }
-            default -> {}
-          }
-        } else {
-          if (firstPendingWrite < 0 && action.isWriteAction()) {
-            firstPendingWrite = g;
-          }
-          if (firstPendingCommit < 0 && isCommitAction(action)) {
-            firstPendingCommit = g;
-          }
-        }
-        if (action == Action.DELTA_COMMIT) {
-          deltaCommits.add(g);
-        }
-        if (action == Action.REPLACE_COMMIT) {
-          replaceCommits.add(g);
-          if (firstInflightReplaceCommit < 0 && instant.state() == State.INFLIGHT) {
-            firstInflightReplaceCommit = g;
-          }
-        }
-      }
-    }
-
-    private static boolean isCommitAction(Action action) {
-      return action == Action.COMMIT
-          || action == Action.DELTA_COMMIT
-          || action == Action.REPLACE_COMMIT;
-    }
-
-    private String time(int group) {
-      return latest[group].time();
     }
 
     // Hudi's ArchivalUtils.getMinAndMaxInstantsToKeep: keep every commit the cleaner still needs,
@@ -180,7 +83,7 @@ public final class InstantSelector {
       if (earliest.isEmpty()) {
         return;
       }
-      int neededByCleaner = commits.size() - earliest.get() - 1 + 2;
+      int neededByCleaner = t.commits.size() - earliest.get() - 1 + 2;
       if (policy.minCommits() >= neededByCleaner) {
         return;
       }
@@ -205,7 +108,7 @@ public final class InstantSelector {
               + " "
               + cleaner
               + ", earliest commit to retain "
-              + time(commits.get(earliest.get()))
+              + t.time(t.commits.get(earliest.get()))
               + "); as Hudi does, using "
               + ArchivalPolicy.MIN_COMMITS
               + "="
@@ -216,28 +119,28 @@ public final class InstantSelector {
               + maxCommits);
     }
 
-    /** Hudi's CleanerUtils.getEarliestCommitToRetain, as a position in {@link #commits}. */
+    /** Hudi's CleanerUtils.getEarliestCommitToRetain, as a position in {@code commits}. */
     private Optional<Integer> earliestCommitToRetainForCleaner() {
-      int count = commits.size();
+      int count = t.commits.size();
       if (policy.cleanerPolicy() == CleanerPolicy.KEEP_LATEST_COMMITS
           && count > policy.cleanerCommitsRetained()) {
         int nth = count - policy.cleanerCommitsRetained();
         if (nth >= count) {
           return Optional.empty();
         }
-        if (firstPendingCommit >= 0 && commits.get(nth) > firstPendingCommit) {
+        if (t.firstPendingCommit >= 0 && t.commits.get(nth) > t.firstPendingCommit) {
           // never later than the oldest pending commit: the last completed one before it
-          int before = countBefore(commits, time(firstPendingCommit));
+          int before = t.countBefore(t.commits, t.time(t.firstPendingCommit));
           return before == 0 ? Optional.empty() : Optional.of(before - 1);
         }
         return Optional.of(nth);
       }
       if (policy.cleanerPolicy() == CleanerPolicy.KEEP_LATEST_BY_HOURS && count > 0) {
-        String latestTime = time(commits.get(count - 1));
+        String latestTime = t.time(t.commits.get(count - 1));
         Optional<LocalDateTime> parsed = InstantTimes.parse(latestTime);
         if (parsed.isEmpty()) {
           warnings.add(
-              "cannot read the latest commit time "
+              "cannot read the t.latest commit time "
                   + latestTime
                   + " as a date; "
                   + ArchivalPolicy.CLEANER_HOURS_RETAINED
@@ -249,7 +152,7 @@ public final class InstantSelector {
             ZonedDateTime.of(parsed.get(), facts.timelineZone())
                 .minusHours(policy.cleanerHoursRetained())
                 .toLocalDateTime();
-        int before = countBefore(commits, InstantTimes.format(earliestToRetain));
+        int before = t.countBefore(t.commits, InstantTimes.format(earliestToRetain));
         return before < count ? Optional.of(before) : Optional.empty();
       }
       return Optional.empty();
@@ -257,32 +160,34 @@ public final class InstantSelector {
 
     private Scoped selectCommits() {
       Scoped scope = new Scoped(Scope.COMMITS);
-      int count = commits.size();
+      int count = t.commits.size();
       if (count == 0) {
-        scope.stop(Kind.NOTHING_TO_ARCHIVE, null, "nothing to archive: no completed commits");
+        scope.stop(Kind.NOTHING_TO_ARCHIVE, null, "nothing to archive: no completed t.commits");
         return scope;
       }
       if (count <= maxCommits) {
-        scope.stop(Kind.BELOW_MAX, null, "below max commits (" + count + " <= " + maxCommits + ")");
+        scope.stop(
+            Kind.BELOW_MAX, null, "below max t.commits (" + count + " <= " + maxCommits + ")");
         return scope;
       }
-      List<Bound> bounds = commitBounds();
+      List<CommitBounds.Bound> bounds = CommitBounds.of(t, facts, policy, warnings);
       int limit = count - minCommits;
       for (int pos = 0; pos < count; pos++) {
-        int group = commits.get(pos);
-        if (policy.archiveBeyondSavepoint() && savepointTimes.contains(time(group))) {
+        int group = t.commits.get(pos);
+        if (policy.archiveBeyondSavepoint() && t.savepointTimes.contains(t.time(group))) {
           continue; // passed over; without beyond-savepoint the first savepoint is a bound
         }
-        // Each bound keeps the commits from its time on: stop at the first commit one keeps, which
+        // Each bound keeps the commits from its time on: stop at the first commit one keeps,
+        // which
         // the smallest bound decides; when several keep it, the first rule names the barrier.
-        for (Bound bound : bounds) {
-          if (time(group).compareTo(bound.time()) >= 0) {
+        for (CommitBounds.Bound bound : bounds) {
+          if (t.time(group).compareTo(bound.time()) >= 0) {
             scope.stop(bound.kind(), bound.instantTime(), bound.message());
             return scope;
           }
         }
         if (scope.chosen.size() == limit) {
-          scope.stop(Kind.MIN_COMMITS, time(group), "keeping min commits (" + minCommits + ")");
+          scope.stop(Kind.MIN_COMMITS, t.time(group), "keeping min t.commits (" + minCommits + ")");
           return scope;
         }
         scope.chosen.add(group);
@@ -291,148 +196,12 @@ public final class InstantSelector {
       // min of them, so there is one)
       String firstLeft = null;
       for (int pos = 0; pos < count && firstLeft == null; pos++) {
-        if (savepointTimes.contains(time(commits.get(pos)))) {
-          firstLeft = time(commits.get(pos));
+        if (t.savepointTimes.contains(t.time(t.commits.get(pos)))) {
+          firstLeft = t.time(t.commits.get(pos));
         }
       }
       scope.stop(Kind.SAVEPOINT, firstLeft, "every remaining commit is savepointed");
       return scope;
-    }
-
-    /**
-     * The rules that keep commits from some time on, each as that time, in Hudi's order: the first
-     * savepoint, the oldest pending write, merge-on-read compaction and clustering. (The last rule,
-     * min commits, counts rather than compares times.)
-     */
-    private List<Bound> commitBounds() {
-      List<Bound> bounds = new ArrayList<>();
-      if (!policy.archiveBeyondSavepoint() && firstSavepoint != null) {
-        bounds.add(
-            new Bound(
-                Kind.SAVEPOINT,
-                firstSavepoint,
-                firstSavepoint,
-                "first savepoint at " + firstSavepoint));
-      }
-      // Hudi's "oldest commit to retain": the last completed commit before the oldest pending
-      // write instant (or that instant itself when no commit precedes it); it is kept too.
-      if (firstPendingWrite >= 0) {
-        String pendingTime = time(firstPendingWrite);
-        int before = countBefore(commits, pendingTime);
-        String kept = before == 0 ? pendingTime : time(commits.get(before - 1));
-        bounds.add(
-            new Bound(
-                Kind.PENDING_INSTANT,
-                kept,
-                pendingTime,
-                "oldest pending "
-                    + latest[firstPendingWrite].action()
-                    + " at "
-                    + pendingTime
-                    + (before == 0
-                        ? ""
-                        : " (the last completed commit before it, " + kept + ", stays too)")));
-      }
-      if (facts.tableType() == TableFacts.TableType.MERGE_ON_READ
-          && policy.compactionTrigger().countsDeltaCommits()) {
-        String compaction = earliestInstantToRetainForCompaction();
-        if (compaction != null) {
-          bounds.add(
-              new Bound(
-                  Kind.COMPACTION_RETENTION,
-                  compaction,
-                  compaction,
-                  "merge-on-read compaction keeps the delta commits from "
-                      + compaction
-                      + " ("
-                      + ArchivalPolicy.COMPACTION_MAX_DELTA_COMMITS
-                      + "="
-                      + policy.compactionMaxDeltaCommits()
-                      + ")"));
-        }
-      }
-      Bound clustering = earliestInstantToRetainForClustering();
-      if (clustering != null) {
-        bounds.add(clustering);
-      }
-      return bounds;
-    }
-
-    // Hudi's CompactionUtils.getOldestInstantToRetainForCompaction: keep the delta commits since
-    // the last completed compaction (a completed commit) that the next compaction plan counts.
-    private String earliestInstantToRetainForCompaction() {
-      int anchor;
-      int from;
-      if (lastCompletedCommitAction >= 0) {
-        anchor = lastCompletedCommitAction;
-        from = countAtOrBefore(deltaCommits, time(anchor));
-      } else if (deltaCommits.size() > 0) {
-        anchor = deltaCommits.get(0);
-        from = 0;
-      } else {
-        return null;
-      }
-      int since = deltaCommits.size() - from;
-      int max = policy.compactionMaxDeltaCommits();
-      if (since < max) {
-        return time(anchor);
-      }
-      return time(deltaCommits.get(from + since - max));
-    }
-
-    // Hudi's ClusteringUtils.getOldestInstantToRetainForClustering: a replacecommit stays until the
-    // cleaner has removed the file groups it replaced (else readers would see them again), and an
-    // inflight one keeps the commit before it.
-    private Bound earliestInstantToRetainForClustering() {
-      if (replaceCommits.size() == 0) {
-        return null;
-      }
-      int oldest;
-      String why;
-      if (cleans.size() == 0) {
-        oldest = replaceCommits.get(0);
-        why = " stays until a clean has run";
-      } else {
-        String cleanTime = time(cleans.get(cleans.size() - 1));
-        Optional<TableFacts.LatestClean> clean =
-            facts.latestClean().filter(c -> c.time().equals(cleanTime));
-        if (clean.isEmpty()) {
-          oldest = replaceCommits.get(0);
-          why = " stays: the plan of the latest clean, " + cleanTime + ", was not given";
-          warnings.add(
-              "the plan of the latest clean, "
-                  + cleanTime
-                  + ", was not given: every replacecommit from the first one is kept");
-        } else {
-          String retainedFrom =
-              clean.get().earliestInstantToRetain().filter(t -> !t.isEmpty()).orElse(cleanTime);
-          int pos = countBefore(replaceCommits, retainedFrom);
-          oldest = pos < replaceCommits.size() ? replaceCommits.get(pos) : -1;
-          why =
-              " stays until the cleaner passes it (the clean at "
-                  + cleanTime
-                  + " retains from "
-                  + retainedFrom
-                  + ")";
-        }
-      }
-      if (firstInflightReplaceCommit >= 0) {
-        int before = countBefore(commits, time(firstInflightReplaceCommit));
-        if (before > 0 && (oldest < 0 || oldest > commits.get(before - 1))) {
-          oldest = commits.get(before - 1);
-          why =
-              " stays: it is the last completed commit before the inflight replacecommit at "
-                  + time(firstInflightReplaceCommit);
-        }
-      }
-      if (oldest < 0) {
-        return null;
-      }
-      return new Bound(
-          Kind.CLUSTERING_RETENTION,
-          time(oldest),
-          time(oldest),
-          latest[oldest].action() + " at " + time(oldest) + why);
     }
 
     // Hudi's getCleanInstantsToArchive: per action, above max the oldest (count - min).
@@ -451,7 +220,7 @@ public final class InstantSelector {
         }
         scope.stop(
             Kind.MIN_COMMITS,
-            time(completed.get(keep)),
+            t.time(completed.get(keep)),
             "keeping min " + what + " (" + minCommits + ")");
       }
       return scope;
@@ -467,7 +236,7 @@ public final class InstantSelector {
         scope.stop(Kind.METADATA_TABLE, null, "metadata table not compacted yet");
         return;
       }
-      int kept = countBefore(scope.chosen, compaction.get());
+      int kept = t.countBefore(scope.chosen, compaction.get());
       if (kept < scope.chosen.size()) {
         scope.chosen.truncate(kept);
         scope.stop(
@@ -484,11 +253,11 @@ public final class InstantSelector {
       String cutoff = InstantTimes.cutoff(now, policy.retainMinAge().get(), facts.timelineZone());
       int kept = 0;
       while (kept < scope.chosen.size()
-          && InstantTimes.atOrBefore(time(scope.chosen.get(kept)), cutoff)) {
+          && InstantTimes.atOrBefore(t.time(scope.chosen.get(kept)), cutoff)) {
         kept++;
       }
       if (kept < scope.chosen.size()) {
-        String firstKept = time(scope.chosen.get(kept));
+        String firstKept = t.time(scope.chosen.get(kept));
         scope.chosen.truncate(kept);
         scope.stop(
             Kind.MIN_AGE,
@@ -511,9 +280,9 @@ public final class InstantSelector {
       }
       int firstLeft = all.get(cap);
       for (Scoped scope : scopes) {
-        int kept = countBelow(scope.chosen, firstLeft);
+        int kept = scope.chosen.countBelow(firstLeft);
         if (kept < scope.chosen.size()) {
-          String firstKept = time(scope.chosen.get(kept));
+          String firstKept = t.time(scope.chosen.get(kept));
           scope.chosen.truncate(kept);
           scope.stop(Kind.RUN_CAP, firstKept, "per-run cap " + cap);
         }
@@ -541,7 +310,7 @@ public final class InstantSelector {
       int fileCount = 0;
       for (int i = 0; i < selected.size(); i++) {
         int group = selected.get(i);
-        fileCount += start[group + 1] - start[group];
+        fileCount += t.start[group + 1] - t.start[group];
       }
       // Sized once and filled by index: at 10^6 instants, growing the list and a sub-list copy per
       // instant were most of the garbage of a call.
@@ -549,11 +318,11 @@ public final class InstantSelector {
       Map<Action, Integer> counts = new EnumMap<>(Action.class);
       for (int i = 0; i < selected.size(); i++) {
         int group = selected.get(i);
-        InstantKey key = latest[group].key();
+        InstantKey key = t.latest[group].key();
         keys.add(key);
         counts.merge(key.action(), 1, Integer::sum);
-        for (int f = start[group]; f < start[group + 1]; f++) {
-          selectedFiles.add(files.get(f));
+        for (int f = t.start[group]; f < t.start[group + 1]; f++) {
+          selectedFiles.add(t.files.get(f));
         }
       }
       List<Barrier> barriers = new ArrayList<>();
@@ -563,59 +332,7 @@ public final class InstantSelector {
       return new ArchivalPlan(
           keys, selectedFiles, counts, barriers, minCommits, maxCommits, warnings);
     }
-
-    /** How many of {@code groups} (ascending) have a time before {@code time}. */
-    private int countBefore(Ints groups, String time) {
-      int low = 0;
-      int high = groups.size();
-      while (low < high) {
-        int mid = (low + high) >>> 1;
-        if (time(groups.get(mid)).compareTo(time) < 0) {
-          low = mid + 1;
-        } else {
-          high = mid;
-        }
-      }
-      return low;
-    }
-
-    /** How many of {@code groups} (ascending) have a time at or before {@code time}. */
-    private int countAtOrBefore(Ints groups, String time) {
-      int low = 0;
-      int high = groups.size();
-      while (low < high) {
-        int mid = (low + high) >>> 1;
-        if (time(groups.get(mid)).compareTo(time) <= 0) {
-          low = mid + 1;
-        } else {
-          high = mid;
-        }
-      }
-      return low;
-    }
-
-    /** How many of {@code groups} (ascending) come before group {@code group}. */
-    private static int countBelow(Ints groups, int group) {
-      int low = 0;
-      int high = groups.size();
-      while (low < high) {
-        int mid = (low + high) >>> 1;
-        if (groups.get(mid) < group) {
-          low = mid + 1;
-        } else {
-          high = mid;
-        }
-      }
-      return low;
-    }
   }
-
-  /**
-   * A rule's bound: commits at or after {@code time} are kept, for the reason {@code message}
-   * gives; {@code instantTime} is the instant the barrier names (the pending instant, say, where
-   * the bound is the commit before it).
-   */
-  private record Bound(Kind kind, String time, String instantTime, String message) {}
 
   /** The instants chosen in one scope so far, and why the scope stops there. */
   private static final class Scoped {
@@ -629,40 +346,6 @@ public final class InstantSelector {
 
     void stop(Kind kind, String instantTime, String message) {
       barrier = new Barrier(scope, kind, Optional.ofNullable(instantTime), message);
-    }
-  }
-
-  /** A growable list of group indexes, ascending; boxed lists cost too much at 10^6 instants. */
-  private static final class Ints {
-    int[] values;
-    private int size;
-
-    Ints() {
-      this.values = new int[16];
-    }
-
-    Ints(int[] values) {
-      this.values = values;
-      this.size = values.length;
-    }
-
-    void add(int value) {
-      if (size == values.length) {
-        values = Arrays.copyOf(values, size * 2);
-      }
-      values[size++] = value;
-    }
-
-    int get(int index) {
-      return values[index];
-    }
-
-    int size() {
-      return size;
-    }
-
-    void truncate(int newSize) {
-      size = newSize;
     }
   }
 }
