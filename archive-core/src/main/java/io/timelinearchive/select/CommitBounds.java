@@ -79,7 +79,7 @@ final class CommitBounds {
                 Kind.COMPACTION_RETENTION,
                 compaction,
                 compaction,
-                "merge-on-read compaction keeps the delta t.commits from "
+                "merge-on-read compaction keeps the delta commits from "
                     + compaction
                     + " ("
                     + ArchivalPolicy.COMPACTION_MAX_DELTA_COMMITS
@@ -135,9 +135,9 @@ final class CommitBounds {
           facts.latestClean().filter(c -> c.time().equals(cleanTime));
       if (clean.isEmpty()) {
         oldest = t.replaceCommits.get(0);
-        why = " stays: the plan of the t.latest clean, " + cleanTime + ", was not given";
+        why = " stays: the plan of the latest clean, " + cleanTime + ", was not given";
         warnings.add(
-            "the plan of the t.latest clean, "
+            "the plan of the latest clean, "
                 + cleanTime
                 + ", was not given: every replacecommit from the first one is kept");
       } else {

@@ -140,7 +140,7 @@ public final class InstantSelector {
         Optional<LocalDateTime> parsed = InstantTimes.parse(latestTime);
         if (parsed.isEmpty()) {
           warnings.add(
-              "cannot read the t.latest commit time "
+              "cannot read the latest commit time "
                   + latestTime
                   + " as a date; "
                   + ArchivalPolicy.CLEANER_HOURS_RETAINED
@@ -162,12 +162,11 @@ public final class InstantSelector {
       Scoped scope = new Scoped(Scope.COMMITS);
       int count = t.commits.size();
       if (count == 0) {
-        scope.stop(Kind.NOTHING_TO_ARCHIVE, null, "nothing to archive: no completed t.commits");
+        scope.stop(Kind.NOTHING_TO_ARCHIVE, null, "nothing to archive: no completed commits");
         return scope;
       }
       if (count <= maxCommits) {
-        scope.stop(
-            Kind.BELOW_MAX, null, "below max t.commits (" + count + " <= " + maxCommits + ")");
+        scope.stop(Kind.BELOW_MAX, null, "below max commits (" + count + " <= " + maxCommits + ")");
         return scope;
       }
       List<CommitBounds.Bound> bounds = CommitBounds.of(t, facts, policy, warnings);
@@ -187,7 +186,7 @@ public final class InstantSelector {
           }
         }
         if (scope.chosen.size() == limit) {
-          scope.stop(Kind.MIN_COMMITS, t.time(group), "keeping min t.commits (" + minCommits + ")");
+          scope.stop(Kind.MIN_COMMITS, t.time(group), "keeping min commits (" + minCommits + ")");
           return scope;
         }
         scope.chosen.add(group);
