@@ -1,8 +1,12 @@
 package io.timelinearchive.cli;
 
+import io.timelinearchive.archive.ArchiverSettings;
+import io.timelinearchive.archive.maintenance.ArchiveHistoryPurger;
+import io.timelinearchive.select.ArchivalPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /** The settings shared by {@code archive} and {@code plan}. */
@@ -51,26 +55,26 @@ final class ArchivalOptions {
    * The settings, {@code --min}, {@code --max}, {@code --batch}, {@code --min-age}, {@code
    * --max-per-run} and {@code --history-max-age} over the same keys given with {@code --conf}.
    */
-  Map<String, String> config() {
+  Map<String, String> config(CommandSpec spec) {
     Map<String, String> config = ConfOptions.parse(conf);
     if (min != null) {
-      config.put("hoodie.keep.min.commits", min.toString());
+      config.put(ArchivalPolicy.MIN_COMMITS.key(), min.toString());
     }
     if (max != null) {
-      config.put("hoodie.keep.max.commits", max.toString());
+      config.put(ArchivalPolicy.MAX_COMMITS.key(), max.toString());
     }
     if (minAge != null) {
-      config.put("archive.retain.min-age", minAge);
+      config.put(ArchivalPolicy.RETAIN_MIN_AGE.key(), minAge);
     }
     if (maxPerRun != null) {
-      config.put("archive.max-instants-per-run", maxPerRun.toString());
+      config.put(ArchivalPolicy.MAX_INSTANTS_PER_RUN.key(), maxPerRun.toString());
     }
     if (historyMaxAge != null) {
-      config.put("archive.history.max-age", historyMaxAge);
+      config.put(ArchiveHistoryPurger.MAX_AGE.key(), historyMaxAge);
     }
     if (batch != null) {
-      config.put("hoodie.commits.archival.batch", batch.toString());
+      config.put(ArchiverSettings.ARCHIVAL_BATCH.key(), batch.toString());
     }
-    return config;
+    return ConfOptions.checked(config, spec);
   }
 }

@@ -38,7 +38,7 @@ final class ArchiveCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     try (TimelineArchiver archiver =
         TimelineArchiver.open(
-            table, options.config(), PauseHook.wrap(new ProgressListener(err), err))) {
+            table, options.config(spec), PauseHook.wrap(new ProgressListener(err), err))) {
       if (dryRun) {
         ArchivalPlan plan = archiver.plan();
         PlanCommand.print(out, root.json, plan, archiver.rules(), true);

@@ -26,7 +26,7 @@ final class PlanCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (TimelineArchiver archiver = TimelineArchiver.open(table, options.config())) {
+    try (TimelineArchiver archiver = TimelineArchiver.open(table, options.config(spec))) {
       print(spec.commandLine().getOut(), root.json, archiver.plan(), archiver.rules(), false);
     }
     return TimelineArchiveCommand.EXIT_OK;

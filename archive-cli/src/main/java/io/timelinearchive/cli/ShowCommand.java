@@ -36,8 +36,8 @@ final class ShowCommand {
         description = "A storage backend setting (s3.endpoint, ...). Repeatable.")
     List<String> conf = new ArrayList<>();
 
-    Map<String, String> config() {
-      return ConfOptions.parse(conf);
+    Map<String, String> config(CommandSpec spec) {
+      return ConfOptions.parse(conf, spec);
     }
   }
 
@@ -56,7 +56,7 @@ final class ShowCommand {
       PrintWriter out = spec.commandLine().getOut();
       PrintWriter err = spec.commandLine().getErr();
       StorageLocation base = StorageLocation.of(table);
-      try (MetaStorage storage = MetaStorages.open(base, storageOptions.config())) {
+      try (MetaStorage storage = MetaStorages.open(base, storageOptions.config(spec))) {
         HoodieTable hoodieTable = HoodieTable.load(storage, base);
         ActiveListing active = ActiveListing.load(storage, hoodieTable.metaFolder());
         if (show.root.json) {
@@ -128,7 +128,7 @@ final class ShowCommand {
       ArchiveReadOptions options =
           new ArchiveReadOptions(Optional.ofNullable(from), Optional.ofNullable(to), details);
       StorageLocation base = StorageLocation.of(table);
-      try (MetaStorage storage = MetaStorages.open(base, storageOptions.config())) {
+      try (MetaStorage storage = MetaStorages.open(base, storageOptions.config(spec))) {
         HoodieTable hoodieTable = HoodieTable.load(storage, base);
         ArchivedTimeline archived =
             ArchivedTimeline.load(storage, hoodieTable.archiveFolder(), options);

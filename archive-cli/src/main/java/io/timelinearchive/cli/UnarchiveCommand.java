@@ -58,7 +58,7 @@ final class UnarchiveCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
-    try (TimelineRestorer restorer = TimelineRestorer.open(table, ConfOptions.parse(conf))) {
+    try (TimelineRestorer restorer = TimelineRestorer.open(table, ConfOptions.parse(conf, spec))) {
       RestoreResult result = restorer.restore(from, to, force, dryRun);
       if (root.json) {
         Map<String, Object> m = new LinkedHashMap<>();
