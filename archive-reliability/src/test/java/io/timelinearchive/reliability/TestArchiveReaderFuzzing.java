@@ -36,7 +36,7 @@ import net.jqwik.api.constraints.Size;
  * allocation driven by a length read from the bytes. {@code -Dreliability.fuzz.tries=N} sets the
  * tries per property (the build hands it to jqwik as {@code jqwik.tries.default}).
  */
-class ArchiveReaderFuzzTest {
+class TestArchiveReaderFuzzing {
   private static final String AUTHORITY = "fuzz-archive";
   private static final StorageLocation TABLE = StorageLocation.of("memory://" + AUTHORITY + "/t");
   private static final StorageLocation FOLDER = TABLE.resolve(".hoodie/archived");

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class ArchiverSettingsTest {
+class TestArchiverSettings {
 
   @Test
   void defaultsAreHudisAndOurs() {

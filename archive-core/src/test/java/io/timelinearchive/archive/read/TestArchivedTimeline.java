@@ -1,13 +1,9 @@
-package io.timelinearchive.archive;
+package io.timelinearchive.archive.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.timelinearchive.archive.read.ArchiveFileContent;
-import io.timelinearchive.archive.read.ArchiveFileSummary;
-import io.timelinearchive.archive.read.ArchiveReadOptions;
-import io.timelinearchive.archive.read.ArchivedTimeline;
 import io.timelinearchive.format.ArchiveBlockEncoder;
 import io.timelinearchive.format.ArchiveEntry;
 import io.timelinearchive.format.ArchiveEntryConverter;
@@ -42,7 +38,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class ArchivedTimelineTest {
+class TestArchivedTimeline {
   private static final ArchiveEntryConverter CONVERTER =
       ArchiveEntryConverter.inZone(ZoneOffset.UTC);
   private static final java.time.Instant MODIFIED = java.time.Instant.parse("2024-05-01T00:00:00Z");

@@ -1,7 +1,7 @@
 package io.timelinearchive.format;
 
-import static io.timelinearchive.format.LogBlockCodecTest.pair;
-import static io.timelinearchive.format.LogBlockCodecTest.pairSchema;
+import static io.timelinearchive.format.TestLogBlockCodec.pair;
+import static io.timelinearchive.format.TestLogBlockCodec.pairSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -19,7 +19,7 @@ import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.Test;
 
-class LogBlockReaderTest {
+class TestLogBlockReader {
   private static final String FILE = "memory://v/t/.hoodie/archived/.commits_.archive.1_1-0-1";
 
   record Read(

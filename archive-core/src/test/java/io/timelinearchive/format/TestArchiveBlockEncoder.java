@@ -29,7 +29,7 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.generic.GenericRecordBuilder;
 import org.junit.jupiter.api.Test;
 
-class ArchiveBlockEncoderTest {
+class TestArchiveBlockEncoder {
   private static final java.time.Instant MODIFIED = java.time.Instant.parse("2024-03-01T10:00:00Z");
   private static final ArchiveEntryConverter CONVERTER =
       ArchiveEntryConverter.inZone(ZoneOffset.UTC);
@@ -94,7 +94,7 @@ class ArchiveBlockEncoderTest {
         time,
         Action.COMMIT,
         State.COMPLETED,
-        ArchiveEntryConverterTest.COMMIT_JSON.getBytes(StandardCharsets.UTF_8));
+        TestArchiveEntryConverter.COMMIT_JSON.getBytes(StandardCharsets.UTF_8));
   }
 
   static ArchiveEntry clean(String time) {
@@ -273,7 +273,7 @@ class ArchiveBlockEncoderTest {
     Arbitrary<String> words = Arbitraries.strings().withCharRange('a', 'z').ofMaxLength(12);
     Arbitrary<ArchiveEntry> entry =
         Combinators.combine(times, Arbitraries.integers().between(0, 11), words)
-            .as(ArchiveBlockEncoderTest::randomEntry);
+            .as(TestArchiveBlockEncoder::randomEntry);
     return entry.list();
   }
 

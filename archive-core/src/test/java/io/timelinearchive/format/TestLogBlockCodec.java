@@ -17,7 +17,7 @@ import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 import org.junit.jupiter.api.Test;
 
-class LogBlockCodecTest {
+class TestLogBlockCodec {
   private static final Schema PAIR =
       SchemaBuilder.record("Pair")
           .namespace("t")

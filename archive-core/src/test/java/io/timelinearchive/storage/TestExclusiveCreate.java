@@ -1,15 +1,9 @@
-package io.timelinearchive.archive;
+package io.timelinearchive.storage;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.timelinearchive.storage.ExclusiveCreate;
-import io.timelinearchive.storage.ForwardingMetaStorage;
-import io.timelinearchive.storage.InMemoryMetaStorageFactory;
-import io.timelinearchive.storage.MetaStorage;
-import io.timelinearchive.storage.OutcomeUnknownException;
-import io.timelinearchive.storage.StorageLocation;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import org.junit.jupiter.api.AfterEach;

@@ -14,7 +14,7 @@ import net.jqwik.api.Provide;
  * Fuzzing of the instant file name parser: any string gives a result, never an exception, and a
  * name it reads as an instant is the name that instant is written as (but for one alias of Hudi's).
  */
-class InstantNameFuzzTest {
+class TestInstantNameFuzzing {
   private static final String[] PARTS = {
     "commit",
     "deltacommit",

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class ArchivalPolicyTest {
+class TestArchivalPolicy {
 
   @Test
   void defaultsAreHudis() {

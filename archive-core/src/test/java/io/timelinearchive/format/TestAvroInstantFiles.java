@@ -8,7 +8,7 @@ import io.timelinearchive.timeline.TimelineInstant;
 import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.Test;
 
-class AvroInstantFilesTest {
+class TestAvroInstantFiles {
   private static final TimelineInstant CLEAN =
       new TimelineInstant("20261129120000000", Action.CLEAN, State.COMPLETED);
 

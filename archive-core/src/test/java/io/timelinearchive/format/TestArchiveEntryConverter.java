@@ -27,7 +27,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-class ArchiveEntryConverterTest {
+class TestArchiveEntryConverter {
   private static final String T = "20240102030405678";
   private static final java.time.Instant MODIFIED =
       java.time.Instant.parse("2024-01-02T03:04:06.789Z");

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class ConfigCheckTest {
+class TestConfigCheck {
   private static final Setting<Integer> MIN =
       Setting.integer("hoodie.keep.min.commits").defaultValue(20).build();
   private static final Setting<String> REGION = Setting.text("s3.region").build();

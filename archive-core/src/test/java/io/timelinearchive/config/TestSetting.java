@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class SettingTest {
+class TestSetting {
   private static final Setting<Integer> PARALLELISM =
       Setting.integer("archive.read.parallelism").defaultValue(16).between(1, 256).build();
   private static final Setting<String> SECRET = Setting.text("s3.secret-key").secret().build();

@@ -33,7 +33,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Cases after Hudi 0.15's TestHoodieTimelineArchiver, worked out from the archiver's rules. */
-class InstantSelectorTest {
+class TestInstantSelector {
   private static final java.time.Instant NOW = java.time.Instant.parse("2026-01-10T00:00:00Z");
   private static final TableFacts COW = TableFacts.of(TableType.COPY_ON_WRITE);
   private static final TableFacts MOR = TableFacts.of(TableType.MERGE_ON_READ);

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
-class ArchiveFileNameTest {
+class TestArchiveFileName {
   @Test
   void namesAreHudis() {
     assertThat(ArchiveFileName.of(1)).isEqualTo(".commits_.archive.1_1-0-1");

@@ -29,7 +29,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.statistics.Statistics;
 
-class InstantSelectorPropertyTest {
+class TestInstantSelectorProperties {
   private static final Set<Action> COMMIT_ACTIONS =
       EnumSet.of(Action.COMMIT, Action.DELTA_COMMIT, Action.REPLACE_COMMIT);
   private static final Set<Action> NEVER_ARCHIVED =
