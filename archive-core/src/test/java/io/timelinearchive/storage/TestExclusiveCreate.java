@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.timelinearchive.archive.TestTables;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import org.junit.jupiter.api.AfterEach;
