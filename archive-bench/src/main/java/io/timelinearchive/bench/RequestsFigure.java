@@ -8,6 +8,7 @@ import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.RequestCounts;
+import io.timelinearchive.storage.ServiceRequestCounting;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.storage.azure.Azurite;
 import io.timelinearchive.storage.azure.CountedAzureStorage;
@@ -56,7 +57,12 @@ final class RequestsFigure {
     StorageLocation base = StorageLocation.of("s3://" + bucket + "/warehouse/orders");
     try (MetaStorage storage = server.open(bucket, Map.of())) {
       Map<String, Long> sizes = copyTable(spec, storage, base);
-      return run("S3Proxy", 1_000, sizes, base, new Counted(storage, storage::serviceRequests));
+      return run(
+          "S3Proxy",
+          1_000,
+          sizes,
+          base,
+          new Counted(storage, () -> ServiceRequestCounting.countsOf(storage)));
     }
   }
 

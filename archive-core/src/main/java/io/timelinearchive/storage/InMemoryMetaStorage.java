@@ -90,6 +90,11 @@ final class InMemoryMetaStorage implements MetaStorage {
   }
 
   @Override
+  public boolean supportsAppend() {
+    return true;
+  }
+
+  @Override
   public Optional<AppendableLog> openLog(StorageLocation file) {
     String key = key(file);
     Blob fresh = new Blob(new byte[0], clock.instant());

@@ -231,6 +231,11 @@ final class LocalMetaStorage implements MetaStorage {
   }
 
   @Override
+  public boolean supportsAppend() {
+    return true;
+  }
+
+  @Override
   public Optional<AppendableLog> openLog(StorageLocation file) throws IOException {
     Path path = path(file);
     Path folder = path.getParent();

@@ -27,6 +27,7 @@ import io.timelinearchive.storage.AppendableLog;
 import io.timelinearchive.storage.FileIterator;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.OutcomeUnknownException;
+import io.timelinearchive.storage.ServiceRequestCounting;
 import io.timelinearchive.storage.StorageLocation;
 import java.io.IOException;
 import java.io.InputStream;
@@ -49,7 +50,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * whose blob endpoint serves the same data): block blobs for instant files, append blobs for
  * archive logs.
  */
-final class AzureMetaStorage implements MetaStorage {
+final class AzureMetaStorage implements MetaStorage, ServiceRequestCounting {
   /** The service's limit on the blocks of one append blob. */
   static final int MAX_APPEND_BLOCKS = 50_000;
 
@@ -200,6 +201,11 @@ final class AzureMetaStorage implements MetaStorage {
       }
       throw AzureErrors.toIoException("create", file, e);
     }
+  }
+
+  @Override
+  public boolean supportsAppend() {
+    return true;
   }
 
   /**

@@ -17,6 +17,7 @@ import io.timelinearchive.storage.AppendableLog;
 import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.FileIterator;
 import io.timelinearchive.storage.MetaStorage;
+import io.timelinearchive.storage.ServiceRequestCounting;
 import io.timelinearchive.storage.StorageLocation;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -45,7 +46,7 @@ import java.util.function.Supplier;
  * <p>GCS has no append, so {@link #openLog} returns empty and archive runs write new objects with
  * {@link #createExclusive}.
  */
-final class GcsMetaStorage implements MetaStorage {
+final class GcsMetaStorage implements MetaStorage, ServiceRequestCounting {
   private final String bucket;
   private final Storage storage;
   private final Storage singleAttemptStorage;
@@ -141,6 +142,11 @@ final class GcsMetaStorage implements MetaStorage {
         channel.write(buffer);
       }
     }
+  }
+
+  @Override
+  public boolean supportsAppend() {
+    return false;
   }
 
   @Override

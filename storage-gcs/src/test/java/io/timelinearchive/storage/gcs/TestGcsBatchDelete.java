@@ -8,6 +8,7 @@ import io.timelinearchive.storage.DeleteFailedException;
 import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
+import io.timelinearchive.storage.ServiceRequestCounting;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.storage.gcs.FaultProxy.Fault;
 import java.io.IOException;
@@ -62,11 +63,14 @@ class TestGcsBatchDelete {
     assertThat(storage.list(folder("t/.hoodie")).toList()).isEmpty();
     assertThat(proxy.count(FaultProxy.Request::isBatch)).isEqualTo(3);
     // The storage's own count agrees with what went through the proxy: a batch is one request.
-    assertThat(storage.serviceRequests())
+    assertThat(ServiceRequestCounting.countsOf(storage))
         .containsEntry("batch", 3L)
         .containsEntry("objects.list", 1L)
         .doesNotContainKey("objects.delete");
-    assertThat(storage.serviceRequests().values().stream().mapToLong(Long::longValue).sum())
+    assertThat(
+            ServiceRequestCounting.countsOf(storage).values().stream()
+                .mapToLong(Long::longValue)
+                .sum())
         .isEqualTo(proxy.requests().size());
   }
 

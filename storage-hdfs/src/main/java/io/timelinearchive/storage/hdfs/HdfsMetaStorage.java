@@ -38,6 +38,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LeaseRecoverable;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
@@ -73,6 +74,7 @@ final class HdfsMetaStorage implements MetaStorage {
   private final Configuration conf;
   private final FileSystem fs;
   private final FileContext fileContext;
+  private final boolean supportsAppend;
   private final Set<Path> openLogs = ConcurrentHashMap.newKeySet();
 
   private HdfsMetaStorage(
@@ -80,12 +82,14 @@ final class HdfsMetaStorage implements MetaStorage {
       HdfsConfig settings,
       Configuration conf,
       FileSystem fs,
-      FileContext fileContext) {
+      FileContext fileContext,
+      boolean supportsAppend) {
     this.root = requireNonNull(root, "root is null");
     this.settings = requireNonNull(settings, "settings is null");
     this.conf = requireNonNull(conf, "conf is null");
     this.fs = requireNonNull(fs, "fs is null");
     this.fileContext = requireNonNull(fileContext, "fileContext is null");
+    this.supportsAppend = supportsAppend;
   }
 
   static HdfsMetaStorage open(StorageLocation root, HdfsConfig settings) throws IOException {
@@ -100,11 +104,29 @@ final class HdfsMetaStorage implements MetaStorage {
           fs.getClass().getSimpleName(),
           root,
           (System.nanoTime() - start) / 1_000_000);
-      return new HdfsMetaStorage(root, settings, conf, fs, fileContext);
+      return new HdfsMetaStorage(
+          root, settings, conf, fs, fileContext, appends(fs, new Path("/" + root.path())));
     } catch (IOException | RuntimeException e) {
       closeQuietly(fs, e);
       throw e;
     }
+  }
+
+  /**
+   * Whether the file system below {@code root} has append whose streams hsync. Path capabilities
+   * are answered from the client's own knowledge (a viewfs resolves its mount table), without a
+   * request to the NameNode. Hadoop's local file systems fail it: the checksummed one cannot
+   * append, and RawLocalFileSystem appends through a buffered stream whose hsync only flushes to
+   * the operating system (Hadoop 3.5.0), so its bytes would not survive a power loss.
+   */
+  private static boolean appends(FileSystem fs, Path root) throws IOException {
+    return fs.hasPathCapability(root, CommonPathCapabilities.FS_APPEND)
+        && !(fs instanceof RawLocalFileSystem);
+  }
+
+  @Override
+  public boolean supportsAppend() {
+    return supportsAppend;
   }
 
   @Override
@@ -204,6 +226,9 @@ final class HdfsMetaStorage implements MetaStorage {
   @Override
   public Optional<AppendableLog> openLog(StorageLocation file) throws IOException {
     Path path = path(file);
+    if (!supportsAppend) {
+      return Optional.empty();
+    }
     try {
       if (!fs.hasPathCapability(path, CommonPathCapabilities.FS_APPEND)) {
         return Optional.empty();

@@ -9,6 +9,7 @@ import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.FileIterator;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.OutcomeUnknownException;
+import io.timelinearchive.storage.ServiceRequestCounting;
 import io.timelinearchive.storage.StorageLocation;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -60,7 +61,7 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * #createExclusive}. Reads and deletes never issue a {@code HeadObject} first: a missing key is a
  * {@code NoSuchKey} on the read and a silent success on the delete.
  */
-final class S3MetaStorage implements MetaStorage {
+final class S3MetaStorage implements MetaStorage, ServiceRequestCounting {
   // Extra tries of a conditional write answered 409 ConditionalRequestConflict on its only
   // attempt: S3 says another conditional write on the key was in flight and asks to retry.
   // https://docs.aws.amazon.com/AmazonS3/latest/userguide/conditional-writes.html
@@ -258,6 +259,11 @@ final class S3MetaStorage implements MetaStorage {
         throw failure("create", file, e);
       }
     }
+  }
+
+  @Override
+  public boolean supportsAppend() {
+    return false;
   }
 
   @Override
