@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.timelinearchive.sample.SampleTable;
 import io.timelinearchive.timeline.Action;
-import io.timelinearchive.timeline.TimelineInstant;
 import io.timelinearchive.timeline.State;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -68,7 +68,8 @@ class TestArchive {
     active.forEach(gone::remove);
     List<String> archived = lines(result.get("archived"));
     assertThat(archived)
-        .containsExactlyElementsOf(gone.stream().sorted(TimelineInstant.ORDER).map(Tables::line).toList());
+        .containsExactlyElementsOf(
+            gone.stream().sorted(TimelineInstant.ORDER).map(Tables::line).toList());
     assertThat(result.get("activeBefore").asInt()).isEqualTo(written.files().size());
     assertThat(result.get("activeAfter").asInt()).isEqualTo(active.size());
     assertThat(result.get("filesDeleted").asInt()).isEqualTo(archived.size());

@@ -53,7 +53,10 @@ class TestShowActive {
     }
     assertThat(lines)
         .containsExactlyElementsOf(
-            written.files().values().stream().sorted(TimelineInstant.ORDER).map(Tables::line).toList());
+            written.files().values().stream()
+                .sorted(TimelineInstant.ORDER)
+                .map(Tables::line)
+                .toList());
     assertThat(json.get("malformed")).isEmpty();
   }
 
