@@ -16,6 +16,7 @@ import io.timelinearchive.select.EffectiveRules;
 import io.timelinearchive.select.InstantSelector;
 import io.timelinearchive.select.TableFacts;
 import io.timelinearchive.storage.CountingMetaStorage;
+import io.timelinearchive.storage.DaemonThreads;
 import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
@@ -484,11 +485,7 @@ public final class TimelineArchiver implements Closeable {
       ExecutorService pool =
           Executors.newFixedThreadPool(
               Math.max(1, Math.min(settings.readParallelism(), files.size())),
-              r -> {
-                Thread t = new Thread(r, "timeline-archive-read");
-                t.setDaemon(true);
-                return t;
-              });
+              DaemonThreads.factory("timeline-archive-read"));
       // Enough reads ahead to keep every reader busy, few enough to bound memory.
       int window = settings.readParallelism() * 4;
       List<TimelineInstant> instants = new ArrayList<>();
