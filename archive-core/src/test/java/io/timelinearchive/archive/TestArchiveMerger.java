@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.timelinearchive.format.ArchiveFileName;
-import io.timelinearchive.storage.InMemoryMetaStorageFactory;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.storage.WithoutAppendMetaStorage;
+import io.timelinearchive.storage.memory.InMemoryMetaStorageFactory;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;

@@ -43,7 +43,7 @@ class TestTimelineArchiver {
 
   @org.junit.jupiter.api.AfterEach
   void dropVolume() {
-    io.timelinearchive.storage.InMemoryMetaStorageFactory.dropVolume(base.authority());
+    io.timelinearchive.storage.memory.InMemoryMetaStorageFactory.dropVolume(base.authority());
   }
 
   private TimelineArchiver archiver(MetaStorage storage, Map<String, String> config) {

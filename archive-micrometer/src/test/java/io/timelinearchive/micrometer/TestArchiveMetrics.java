@@ -10,7 +10,7 @@ import io.timelinearchive.archive.ArchiveResult;
 import io.timelinearchive.archive.MutableClock;
 import io.timelinearchive.archive.TestTables;
 import io.timelinearchive.archive.TimelineArchiver;
-import io.timelinearchive.storage.InMemoryMetaStorageFactory;
+import io.timelinearchive.storage.memory.InMemoryMetaStorageFactory;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.StorageLocation;
 import java.util.Map;
