@@ -24,14 +24,15 @@ import com.azure.storage.blob.specialized.AppendBlobClient;
 import com.azure.storage.common.StorageSharedKeyCredential;
 import com.azure.storage.common.policy.RequestRetryOptions;
 import io.timelinearchive.storage.AppendableLog;
+import io.timelinearchive.storage.DaemonThreads;
 import io.timelinearchive.storage.FileIterator;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.OutcomeUnknownException;
 import io.timelinearchive.storage.ServiceRequestCounting;
+import io.timelinearchive.storage.StorageErrors;
 import io.timelinearchive.storage.StorageLocation;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.FileAlreadyExistsException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Collection;
@@ -110,11 +111,7 @@ final class AzureMetaStorage implements MetaStorage, ServiceRequestCounting {
             30,
             TimeUnit.SECONDS,
             new LinkedBlockingQueue<>(),
-            runnable -> {
-              Thread thread = new Thread(runnable, "azure-delete-" + config.container());
-              thread.setDaemon(true);
-              return thread;
-            });
+            DaemonThreads.factory("azure-delete-" + config.container()));
     deleteExecutor.allowCoreThreadTimeOut(true);
     this.deleter =
         new AzureBlobDeleter(
@@ -195,9 +192,7 @@ final class AzureMetaStorage implements MetaStorage, ServiceRequestCounting {
                   + " attempts); an earlier attempt of this call may have written it",
               e);
         }
-        FileAlreadyExistsException exists = new FileAlreadyExistsException(file.toString());
-        exists.initCause(e);
-        throw exists;
+        throw StorageErrors.alreadyExists(file, e);
       }
       throw AzureErrors.toIoException("create", file, e);
     }

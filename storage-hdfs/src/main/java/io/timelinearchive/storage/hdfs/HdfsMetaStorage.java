@@ -8,14 +8,14 @@ import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.FileIterator;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.OutcomeUnknownException;
+import io.timelinearchive.storage.StorageErrors;
 import io.timelinearchive.storage.StorageLocation;
+import io.timelinearchive.storage.Utf8Order;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.net.URI;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.NoSuchFileException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -65,9 +65,8 @@ final class HdfsMetaStorage implements MetaStorage {
       "org.apache.hadoop.hdfs.protocol.RecoveryInProgressException";
   private static final Duration LEASE_POLL_INTERVAL = Duration.ofMillis(250);
 
-  // UTF-8 byte order is code point order, which String.compareTo is not (surrogates).
   private static final Comparator<FileEntry> BY_NAME =
-      (a, b) -> compareCodePoints(a.name(), b.name());
+      Comparator.comparing(FileEntry::name, Utf8Order.COMPARATOR);
 
   private final StorageLocation root;
   private final HdfsConfig settings;
@@ -201,7 +200,7 @@ final class HdfsMetaStorage implements MetaStorage {
       IOException cause = unwrap(e);
       if (cause instanceof org.apache.hadoop.fs.FileAlreadyExistsException) {
         deleteQuietly(temp, e);
-        throw alreadyExists(file, cause);
+        throw StorageErrors.alreadyExists(file, cause);
       }
       // The rename may have happened before the call failed (a lost reply). Nobody else knows the
       // temporary name, so its being gone and the target there tells that this call created it.
@@ -456,22 +455,12 @@ final class HdfsMetaStorage implements MetaStorage {
   static IOException translate(IOException e, StorageLocation location) {
     IOException cause = unwrap(e);
     if (cause instanceof FileNotFoundException) {
-      NoSuchFileException missing =
-          new NoSuchFileException(location.toString(), null, cause.getMessage());
-      missing.initCause(cause);
-      return missing;
+      return StorageErrors.noSuchFile(location, cause.getMessage(), cause);
     }
     if (cause instanceof org.apache.hadoop.fs.FileAlreadyExistsException) {
-      return alreadyExists(location, cause);
+      return StorageErrors.alreadyExists(location, cause);
     }
     return cause;
-  }
-
-  private static FileAlreadyExistsException alreadyExists(
-      StorageLocation location, IOException cause) {
-    FileAlreadyExistsException exists = new FileAlreadyExistsException(location.toString());
-    exists.initCause(cause);
-    return exists;
   }
 
   private static String describe(IOException e) {
@@ -493,20 +482,5 @@ final class HdfsMetaStorage implements MetaStorage {
     } catch (IOException e) {
       failure.addSuppressed(e);
     }
-  }
-
-  private static int compareCodePoints(String a, String b) {
-    int i = 0;
-    int j = 0;
-    while (i < a.length() && j < b.length()) {
-      int ca = a.codePointAt(i);
-      int cb = b.codePointAt(j);
-      if (ca != cb) {
-        return Integer.compare(ca, cb);
-      }
-      i += Character.charCount(ca);
-      j += Character.charCount(cb);
-    }
-    return Boolean.compare(i < a.length(), j < b.length());
   }
 }
