@@ -76,9 +76,8 @@ final class RequestsFigure {
       try (MetaStorage writer = MetaStorages.open(base, azurite.config())) {
         sizes = copyTable(spec, writer, base);
       }
-      CountedAzureStorage counted = new CountedAzureStorage(root, azurite.config());
-      try (MetaStorage storage = counted.storage()) {
-        return run("Azurite", 256, sizes, base, new Counted(storage, counted::requests));
+      try (CountedAzureStorage counted = new CountedAzureStorage(root, azurite.config())) {
+        return run("Azurite", 256, sizes, base, new Counted(counted, counted::requests));
       }
     } finally {
       container.delete();
@@ -94,9 +93,8 @@ final class RequestsFigure {
       sizes = copyTable(spec, writer, base);
     }
     try (CountedGcsStorage counted =
-        new CountedGcsStorage(server, StorageLocation.of("gs://" + bucket))) {
-      return run(
-          "fake-gcs-server", 100, sizes, base, new Counted(counted.storage(), counted::requests));
+        CountedGcsStorage.open(server, StorageLocation.of("gs://" + bucket))) {
+      return run("fake-gcs-server", 100, sizes, base, new Counted(counted, counted::requests));
     }
   }
 

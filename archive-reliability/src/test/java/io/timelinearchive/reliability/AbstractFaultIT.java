@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.timelinearchive.archive.InvariantChecker;
 import io.timelinearchive.storage.StorageLocation;
-import io.timelinearchive.storage.s3.FaultProxy;
-import io.timelinearchive.storage.s3.FaultProxy.Fault;
-import io.timelinearchive.storage.s3.FaultProxy.Request;
-import io.timelinearchive.storage.s3.FaultProxy.Rule;
+import io.timelinearchive.testing.FaultProxy;
+import io.timelinearchive.testing.FaultProxy.Fault;
+import io.timelinearchive.testing.FaultProxy.Request;
+import io.timelinearchive.testing.FaultProxy.Rule;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
