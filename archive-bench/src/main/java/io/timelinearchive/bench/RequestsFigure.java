@@ -8,6 +8,7 @@ import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.RequestCounts;
+import io.timelinearchive.storage.ServiceRequestCounting;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.storage.azure.Azurite;
 import io.timelinearchive.storage.azure.CountedAzureStorage;
@@ -56,7 +57,12 @@ final class RequestsFigure {
     StorageLocation base = StorageLocation.of("s3://" + bucket + "/warehouse/orders");
     try (MetaStorage storage = server.open(bucket, Map.of())) {
       Map<String, Long> sizes = copyTable(spec, storage, base);
-      return run("S3Proxy", 1_000, sizes, base, new Counted(storage, storage::serviceRequests));
+      return run(
+          "S3Proxy",
+          1_000,
+          sizes,
+          base,
+          new Counted(storage, () -> ServiceRequestCounting.countsOf(storage)));
     }
   }
 
@@ -70,9 +76,8 @@ final class RequestsFigure {
       try (MetaStorage writer = MetaStorages.open(base, azurite.config())) {
         sizes = copyTable(spec, writer, base);
       }
-      CountedAzureStorage counted = new CountedAzureStorage(root, azurite.config());
-      try (MetaStorage storage = counted.storage()) {
-        return run("Azurite", 256, sizes, base, new Counted(storage, counted::requests));
+      try (CountedAzureStorage counted = new CountedAzureStorage(root, azurite.config())) {
+        return run("Azurite", 256, sizes, base, new Counted(counted, counted::requests));
       }
     } finally {
       container.delete();
@@ -88,9 +93,8 @@ final class RequestsFigure {
       sizes = copyTable(spec, writer, base);
     }
     try (CountedGcsStorage counted =
-        new CountedGcsStorage(server, StorageLocation.of("gs://" + bucket))) {
-      return run(
-          "fake-gcs-server", 100, sizes, base, new Counted(counted.storage(), counted::requests));
+        CountedGcsStorage.open(server, StorageLocation.of("gs://" + bucket))) {
+      return run("fake-gcs-server", 100, sizes, base, new Counted(counted, counted::requests));
     }
   }
 

@@ -1,7 +1,5 @@
 package io.timelinearchive.storage;
 
-import static java.util.Objects.requireNonNull;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Collection;
@@ -11,10 +9,11 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Counts the calls made to another storage, by kind, for the archiver's result and for benchmarks
  * comparing a run with the fewest requests it could make. Thread-safe. A call counts when it is
- * made, whether it succeeds or not. Closing this closes the counted storage.
+ * made, whether it succeeds or not. Closing this closes the counted storage. {@link
+ * #serviceRequests} passes on the counted storage's own counts of its service's requests, where it
+ * keeps them, and is empty otherwise.
  */
-public final class CountingMetaStorage implements MetaStorage {
-  private final MetaStorage delegate;
+public final class CountingMetaStorage extends ForwardingMetaStorage {
   private final LongAdder list = new LongAdder();
   private final LongAdder read = new LongAdder();
   private final LongAdder open = new LongAdder();
@@ -25,7 +24,7 @@ public final class CountingMetaStorage implements MetaStorage {
   private final LongAdder deleteCalls = new LongAdder();
 
   public CountingMetaStorage(MetaStorage delegate) {
-    this.delegate = requireNonNull(delegate, "delegate is null");
+    super(delegate);
   }
 
   /**
@@ -82,42 +81,15 @@ public final class CountingMetaStorage implements MetaStorage {
     delegate.deleteAll(files);
   }
 
-  @Override
-  public java.util.Map<String, Long> serviceRequests() {
-    return delegate.serviceRequests();
-  }
-
-  @Override
-  public void close() throws IOException {
-    delegate.close();
-  }
-
-  private final class CountingLog implements AppendableLog {
-    private final AppendableLog log;
-
+  private final class CountingLog extends ForwardingAppendableLog {
     CountingLog(AppendableLog log) {
-      this.log = log;
-    }
-
-    @Override
-    public StorageLocation location() {
-      return log.location();
-    }
-
-    @Override
-    public long length() {
-      return log.length();
+      super(log);
     }
 
     @Override
     public void append(byte[] bytes) throws IOException {
       append.increment();
-      log.append(bytes);
-    }
-
-    @Override
-    public void close() throws IOException {
-      log.close();
+      delegate.append(bytes);
     }
   }
 }

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /** Some files of a {@link MetaStorage#deleteAll} call could not be deleted; each with its cause. */
-public class DeleteFailedException extends IOException {
+public final class DeleteFailedException extends IOException {
   private static final long serialVersionUID = 1L;
   private static final int NAMED_IN_MESSAGE = 5;
 

@@ -11,9 +11,26 @@ import java.util.Optional;
 /**
  * The few operations the archiver needs from a store holding a table's metadata folder.
  *
+ * <p>Every implementation guarantees, and the archiver's invariants rest on these alone:
+ *
+ * <ul>
+ *   <li><b>Atomic visibility.</b> A file made by {@link #createExclusive} is seen whole or not at
+ *       all: no reader, lister or later call ever sees part of its content.
+ *   <li><b>Exclusivity.</b> Of concurrent {@link #createExclusive} calls on one name, exactly one
+ *       wins; every other fails with {@link FileAlreadyExistsException}, or with {@link
+ *       OutcomeUnknownException} when a retry cannot tell which writer won.
+ *   <li><b>Listing consistency.</b> A {@link #list} begun after a call returned sees that call's
+ *       effect: a created or appended file with its new length, a deleted file gone.
+ *   <li><b>Exact lengths.</b> A listed length is the file's length when it was listed. A file being
+ *       appended to, or left open by a writer that died (HDFS lists such a file without its last
+ *       block), may hold more bytes when read, so a reader that must see every byte reads the
+ *       stream to its end.
+ * </ul>
+ *
  * <p>Implementations are thread-safe: the archiver reads instant files in parallel. Every method
  * takes locations of the store's own scheme and authority; another one is an {@link
- * IllegalArgumentException}.
+ * IllegalArgumentException}. A backend that counts the requests it sends to its service also
+ * implements {@link ServiceRequestCounting}.
  */
 public interface MetaStorage extends Closeable {
 
@@ -41,6 +58,7 @@ public interface MetaStorage extends Closeable {
   /**
    * Creates {@code file} with {@code content} if and only if it does not exist. Atomic: readers see
    * the whole content or no file. Of several concurrent callers on one name, exactly one succeeds.
+   * Missing folders are created.
    *
    * @throws FileAlreadyExistsException if the file exists (this call wrote nothing)
    * @throws OutcomeUnknownException if a retried attempt cannot tell whether an earlier attempt of
@@ -49,9 +67,16 @@ public interface MetaStorage extends Closeable {
   void createExclusive(StorageLocation file, byte[] content) throws IOException;
 
   /**
+   * Whether this store has real durable append, so that {@link #openLog} returns logs. Answered
+   * without I/O, from what the storage learnt when it was opened. A file that cannot take appends
+   * (for example one written by another tool) still fails its {@code openLog} with an exception.
+   */
+  boolean supportsAppend();
+
+  /**
    * Opens {@code file} for appending, creating it empty if missing, on stores with real durable
-   * append. Stores without it return empty, and the archiver writes each run as a new file with
-   * {@link #createExclusive}.
+   * append ({@link #supportsAppend}). Stores without it return empty and create nothing, and the
+   * archiver writes each run as a new file with {@link #createExclusive}.
    */
   Optional<AppendableLog> openLog(StorageLocation file) throws IOException;
 
@@ -63,13 +88,4 @@ public interface MetaStorage extends Closeable {
    * @throws DeleteFailedException naming every file that could not be deleted, after trying all
    */
   void deleteAll(Collection<StorageLocation> files) throws IOException;
-
-  /**
-   * Requests sent to the service so far, by operation name (for example {@code GetObject}), retries
-   * included, where the backend counts them; empty where it does not. Reported in each run's result
-   * next to the calls counted at this interface.
-   */
-  default java.util.Map<String, Long> serviceRequests() {
-    return java.util.Map.of();
-  }
 }

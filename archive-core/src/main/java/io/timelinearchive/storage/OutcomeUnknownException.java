@@ -7,7 +7,7 @@ import java.io.IOException;
  * attempt succeeded (for example a {@code 412} after a timed-out attempt). The caller reads the
  * file back and compares it with what it meant to write.
  */
-public class OutcomeUnknownException extends IOException {
+public final class OutcomeUnknownException extends IOException {
   private static final long serialVersionUID = 1L;
 
   public OutcomeUnknownException(String message, Throwable cause) {

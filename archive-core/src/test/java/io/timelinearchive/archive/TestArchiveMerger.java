@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.timelinearchive.format.ArchiveFileName;
 import io.timelinearchive.format.ArchiveMergePlan;
-import io.timelinearchive.storage.InMemoryMetaStorageFactory;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.storage.WithoutAppendMetaStorage;
+import io.timelinearchive.storage.memory.InMemoryMetaStorageFactory;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;

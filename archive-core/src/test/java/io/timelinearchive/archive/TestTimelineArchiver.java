@@ -48,7 +48,7 @@ class TestTimelineArchiver {
 
   @org.junit.jupiter.api.AfterEach
   void dropVolume() {
-    io.timelinearchive.storage.InMemoryMetaStorageFactory.dropVolume(base.authority());
+    io.timelinearchive.storage.memory.InMemoryMetaStorageFactory.dropVolume(base.authority());
   }
 
   private TimelineArchiver archiver(MetaStorage storage, Map<String, String> config) {
@@ -415,27 +415,15 @@ class TestTimelineArchiver {
   }
 
   /** Each append to an archive log takes {@code perAppend} of the test's clock. */
-  private record SlowAppendMetaStorage(MetaStorage delegate, MutableClock clock, Duration perAppend)
-      implements MetaStorage {
-    @Override
-    public io.timelinearchive.storage.FileIterator list(StorageLocation folder)
-        throws java.io.IOException {
-      return delegate.list(folder);
-    }
+  private static final class SlowAppendMetaStorage
+      extends io.timelinearchive.storage.ForwardingMetaStorage {
+    private final MutableClock clock;
+    private final Duration perAppend;
 
-    @Override
-    public byte[] read(StorageLocation file) throws java.io.IOException {
-      return delegate.read(file);
-    }
-
-    @Override
-    public java.io.InputStream open(StorageLocation file) throws java.io.IOException {
-      return delegate.open(file);
-    }
-
-    @Override
-    public void createExclusive(StorageLocation file, byte[] content) throws java.io.IOException {
-      delegate.createExclusive(file, content);
+    SlowAppendMetaStorage(MetaStorage delegate, MutableClock clock, Duration perAppend) {
+      super(delegate);
+      this.clock = clock;
+      this.perAppend = perAppend;
     }
 
     @Override
@@ -445,38 +433,13 @@ class TestTimelineArchiver {
           .openLog(file)
           .map(
               log ->
-                  new io.timelinearchive.storage.AppendableLog() {
-                    @Override
-                    public StorageLocation location() {
-                      return log.location();
-                    }
-
-                    @Override
-                    public long length() {
-                      return log.length();
-                    }
-
+                  new io.timelinearchive.storage.ForwardingAppendableLog(log) {
                     @Override
                     public void append(byte[] bytes) throws java.io.IOException {
                       clock.advance(perAppend);
-                      log.append(bytes);
-                    }
-
-                    @Override
-                    public void close() throws java.io.IOException {
-                      log.close();
+                      delegate.append(bytes);
                     }
                   });
-    }
-
-    @Override
-    public void deleteAll(java.util.Collection<StorageLocation> files) throws java.io.IOException {
-      delegate.deleteAll(files);
-    }
-
-    @Override
-    public void close() throws java.io.IOException {
-      delegate.close();
     }
   }
 

@@ -667,6 +667,23 @@ public abstract class AbstractMetaStorageContractTest {
   }
 
   @Test
+  public void testSupportsAppendAgreesWithOpenLog() throws Exception {
+    // Asked before any file exists and again after a log was opened: the answer is the store's,
+    // not the file's, and costs no request.
+    boolean before = storage().supportsAppend();
+    Optional<AppendableLog> log = storage().openLog(root().resolve("log"));
+    try {
+      assertThat(before).as("supportsAppend, asked first").isEqualTo(hasAppend());
+      assertThat(log.isPresent()).as("openLog returned a log").isEqualTo(before);
+      assertThat(storage().supportsAppend()).as("supportsAppend, asked again").isEqualTo(before);
+    } finally {
+      if (log.isPresent()) {
+        log.get().close();
+      }
+    }
+  }
+
+  @Test
   public void testOpenLogCreatesMissingFile() throws Exception {
     StorageLocation file = root().resolve("a/b/log");
 

@@ -29,7 +29,7 @@ import java.util.Random;
  * <p>Mutating steps run one at a time, so the crash cuts cleanly between the steps before it and
  * those after.
  */
-public final class FaultInjectingMetaStorage implements MetaStorage {
+public final class FaultInjectingMetaStorage extends ForwardingMetaStorage {
   /** What the crashing step leaves behind. */
   public enum CrashEffect {
     /** Nothing: the file is not created, no byte is appended, the file is not deleted. */
@@ -52,7 +52,6 @@ public final class FaultInjectingMetaStorage implements MetaStorage {
     }
   }
 
-  private final MetaStorage delegate;
   private final int crashStep;
   private final CrashEffect effect;
   private final Random random;
@@ -62,7 +61,7 @@ public final class FaultInjectingMetaStorage implements MetaStorage {
 
   private FaultInjectingMetaStorage(
       MetaStorage delegate, int crashStep, CrashEffect effect, long seed) {
-    this.delegate = requireNonNull(delegate, "delegate is null");
+    super(delegate);
     this.crashStep = crashStep;
     this.effect = requireNonNull(effect, "effect is null");
     this.random = new Random(seed);
@@ -247,21 +246,9 @@ public final class FaultInjectingMetaStorage implements MetaStorage {
     return new SimulatedCrash("simulated crash at " + crash);
   }
 
-  private final class FaultInjectingLog implements AppendableLog {
-    private final AppendableLog log;
-
+  private final class FaultInjectingLog extends ForwardingAppendableLog {
     FaultInjectingLog(AppendableLog log) {
-      this.log = log;
-    }
-
-    @Override
-    public StorageLocation location() {
-      return log.location();
-    }
-
-    @Override
-    public long length() {
-      return log.length();
+      super(log);
     }
 
     @Override
@@ -279,7 +266,7 @@ public final class FaultInjectingMetaStorage implements MetaStorage {
           SimulatedCrash crashed =
               die(
                   "append to "
-                      + log.location()
+                      + delegate.location()
                       + ", "
                       + landed.length
                       + " of "
@@ -287,20 +274,15 @@ public final class FaultInjectingMetaStorage implements MetaStorage {
                       + " bytes written");
           if (landed.length > 0) {
             try {
-              log.append(landed);
+              delegate.append(landed);
             } catch (IOException e) {
               crashed.addSuppressed(e);
             }
           }
           throw crashed;
         }
-        log.append(bytes);
+        delegate.append(bytes);
       }
-    }
-
-    @Override
-    public void close() throws IOException {
-      log.close();
     }
   }
 }

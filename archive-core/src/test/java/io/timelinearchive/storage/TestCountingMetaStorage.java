@@ -3,6 +3,7 @@ package io.timelinearchive.storage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.timelinearchive.storage.memory.InMemoryMetaStorageFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.NoSuchFileException;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.timelinearchive.archive.TestTables;
+import io.timelinearchive.storage.memory.InMemoryMetaStorageFactory;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import org.junit.jupiter.api.AfterEach;

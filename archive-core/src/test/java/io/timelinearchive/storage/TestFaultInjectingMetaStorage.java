@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.timelinearchive.storage.FaultInjectingMetaStorage.CrashEffect;
 import io.timelinearchive.storage.FaultInjectingMetaStorage.SimulatedCrash;
+import io.timelinearchive.storage.memory.InMemoryMetaStorageFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

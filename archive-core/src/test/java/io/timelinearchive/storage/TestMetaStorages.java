@@ -4,6 +4,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.timelinearchive.storage.local.LocalMetaStorageFactory;
+import io.timelinearchive.storage.memory.InMemoryMetaStorageFactory;
 import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;

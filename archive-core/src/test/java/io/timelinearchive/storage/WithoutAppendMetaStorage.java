@@ -12,6 +12,11 @@ public final class WithoutAppendMetaStorage extends ForwardingMetaStorage {
   }
 
   @Override
+  public boolean supportsAppend() {
+    return false;
+  }
+
+  @Override
   public Optional<AppendableLog> openLog(StorageLocation file) {
     return Optional.empty();
   }

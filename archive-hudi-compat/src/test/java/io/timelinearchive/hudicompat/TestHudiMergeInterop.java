@@ -286,6 +286,11 @@ class TestHudiMergeInterop {
     }
 
     @Override
+    public boolean supportsAppend() {
+      return false;
+    }
+
+    @Override
     public Optional<AppendableLog> openLog(StorageLocation file) {
       return Optional.empty();
     }

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.timelinearchive.archive.InvariantChecker;
 import io.timelinearchive.storage.StorageLocation;
-import io.timelinearchive.storage.s3.FaultProxy;
-import io.timelinearchive.storage.s3.FaultProxy.Fault;
-import io.timelinearchive.storage.s3.FaultProxy.Request;
-import io.timelinearchive.storage.s3.FaultProxy.Rule;
+import io.timelinearchive.testing.FaultProxy;
+import io.timelinearchive.testing.FaultProxy.Fault;
+import io.timelinearchive.testing.FaultProxy.Request;
+import io.timelinearchive.testing.FaultProxy.Rule;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,8 +35,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the invariants holding right after it); a later run straight to the server then leaves the table
  * as an uninterrupted run does, every original instant file present exactly once.
  *
- * <p>The proxy is storage-s3's test proxy: plain HTTP/1.1 forwarded byte for byte, so it serves the
- * other HTTP stores as well. Each subclass says which of its store's requests are which.
+ * <p>The proxy is archive-test-fixtures' FaultProxy: plain HTTP/1.1 forwarded byte for byte, so it
+ * serves the other HTTP stores as well. Each subclass says which of its store's requests are which.
  *
  * <p>Every case runs on every store in the long form ({@code -Dreliability.fault-cases=all}); the
  * short form runs the cases marked short, which each store may change.
@@ -109,41 +109,11 @@ abstract class AbstractFaultIT {
    * slashes of object names unescaped (the other characters of our file names are never escaped).
    */
   static String names(Request r) {
-    String headers = r.head().toLowerCase(java.util.Locale.ROOT);
-    byte[] body =
-        headers.contains("\r\ntransfer-encoding: chunked") ? unchunked(r.body()) : r.body();
-    // the GCS client compresses what it uploads
-    if (headers.contains("\r\ncontent-encoding: gzip")) {
-      try (java.io.InputStream in =
-          new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(body))) {
-        body = in.readNBytes(64 * 1024);
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException("a gzip body the proxy cannot read", e);
-      }
-    }
+    // without chunk framing, and unzipped: the GCS client compresses what it uploads
+    byte[] body = r.content();
     String head =
         new String(body, 0, Math.min(body.length, 64 * 1024), StandardCharsets.ISO_8859_1);
     return unescapeSlashes(r.target() + "\n" + head);
-  }
-
-  /** The data of a chunked body, without its framing. */
-  private static byte[] unchunked(byte[] raw) {
-    java.io.ByteArrayOutputStream data = new java.io.ByteArrayOutputStream();
-    int at = 0;
-    while (at < raw.length) {
-      int lineEnd = at;
-      while (lineEnd + 1 < raw.length && !(raw[lineEnd] == '\r' && raw[lineEnd + 1] == '\n')) {
-        lineEnd++;
-      }
-      String size = new String(raw, at, lineEnd - at, StandardCharsets.ISO_8859_1).split(";")[0];
-      int n = Integer.parseInt(size.trim(), 16);
-      if (n == 0) {
-        break;
-      }
-      data.write(raw, lineEnd + 2, n);
-      at = lineEnd + 2 + n + 2;
-    }
-    return data.toByteArray();
   }
 
   /** The path, with the slashes of object names unescaped. */

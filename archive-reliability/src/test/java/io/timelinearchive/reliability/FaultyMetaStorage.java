@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.timelinearchive.storage.AppendableLog;
 import io.timelinearchive.storage.DeleteFailedException;
 import io.timelinearchive.storage.FileIterator;
+import io.timelinearchive.storage.ForwardingAppendableLog;
 import io.timelinearchive.storage.ForwardingMetaStorage;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.OutcomeUnknownException;
@@ -301,22 +302,11 @@ final class FaultyMetaStorage extends ForwardingMetaStorage {
    * Faults appends; a failed append leaves the log unusable, as {@link AppendableLog} tells callers
    * never to append after one, and a caller that does is a bug this makes loud.
    */
-  private final class FaultyLog implements AppendableLog {
-    private final AppendableLog log;
+  private final class FaultyLog extends ForwardingAppendableLog {
     private boolean failed;
 
     FaultyLog(AppendableLog log) {
-      this.log = log;
-    }
-
-    @Override
-    public StorageLocation location() {
-      return log.location();
-    }
-
-    @Override
-    public long length() {
-      return log.length();
+      super(log);
     }
 
     @Override
@@ -327,14 +317,9 @@ final class FaultyMetaStorage extends ForwardingMetaStorage {
       Call call = new Call(Kind.APPEND, location());
       failed = true;
       Fault fault = decide(call);
-      log.append(bytes);
+      delegate.append(bytes);
       after(fault, call);
       failed = false;
-    }
-
-    @Override
-    public void close() throws IOException {
-      log.close();
     }
   }
 }

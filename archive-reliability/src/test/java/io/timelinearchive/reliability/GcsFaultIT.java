@@ -1,7 +1,7 @@
 package io.timelinearchive.reliability;
 
-import io.timelinearchive.storage.s3.FaultProxy.Fault;
-import io.timelinearchive.storage.s3.FaultProxy.Request;
+import io.timelinearchive.testing.FaultProxy.Fault;
+import io.timelinearchive.testing.FaultProxy.Request;
 
 /** Store faults on fake-gcs-server, through the JSON API the GCS backend speaks. */
 class GcsFaultIT extends AbstractFaultIT {

@@ -145,8 +145,9 @@ class HostileInputIT {
 
   /**
    * Hudi's reader takes T.commit.inflight for a commit's inflight file T.inflight (an alias that
-   * TestInstantNameFuzzing found our parser shares). Next to the real one, with other bytes: neither
-   * is deleted before its bytes are archived (both go in, as two entries of one instant state).
+   * TestInstantNameFuzzing found our parser shares). Next to the real one, with other bytes:
+   * neither is deleted before its bytes are archived (both go in, as two entries of one instant
+   * state).
    */
   @org.junit.jupiter.api.Test
   void anAliasOfAnInflightCommitIsNotLost() throws Exception {

@@ -1,7 +1,7 @@
 package io.timelinearchive.storage.azure;
 
 import com.azure.storage.common.policy.RequestRetryOptions;
-import io.timelinearchive.storage.MetaStorage;
+import io.timelinearchive.storage.ForwardingMetaStorage;
 import io.timelinearchive.storage.StorageLocation;
 import java.net.URI;
 import java.util.List;
@@ -13,21 +13,21 @@ import java.util.TreeMap;
  * storage-azure tests' {@link RequestLog}, which is why this class lives in that package), counted
  * by method and {@code comp} operation.
  */
-public final class CountedAzureStorage {
-  private final RequestLog log = new RequestLog();
-  private final MetaStorage storage;
+public final class CountedAzureStorage extends ForwardingMetaStorage {
+  private final RequestLog log;
 
-  public CountedAzureStorage(StorageLocation root, Map<String, String> config) {
-    this.storage =
+  private CountedAzureStorage(RequestLog log, StorageLocation root, Map<String, String> config) {
+    super(
         new AzureMetaStorage(
             AzureStorageConfig.from(root, config),
             new RequestRetryOptions(),
             AzureMetaStorage.MAX_APPEND_BLOCKS,
-            List.of(log));
+            List.of(log)));
+    this.log = log;
   }
 
-  public MetaStorage storage() {
-    return storage;
+  public CountedAzureStorage(StorageLocation root, Map<String, String> config) {
+    this(new RequestLog(), root, config);
   }
 
   /** Requests sent so far, by "METHOD comp" (e.g. "PUT appendblock", "GET"). */

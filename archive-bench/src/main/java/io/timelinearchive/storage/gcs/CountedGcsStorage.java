@@ -1,29 +1,36 @@
 package io.timelinearchive.storage.gcs;
 
-import io.timelinearchive.storage.MetaStorage;
+import io.timelinearchive.storage.ForwardingMetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;
-import java.io.Closeable;
+import io.timelinearchive.testing.FaultProxy;
 import java.io.IOException;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * For the benchmark: a GCS storage on fake-gcs-server whose every request on the wire is recorded,
- * by going through the storage-gcs tests' {@link FaultProxy} (without faults), which is why this
- * class lives in that package. Requests are counted by method and kind.
+ * by going through the test {@link FaultProxy} (without faults) that storage-gcs's {@link
+ * FakeGcsServer} puts in front of itself. Requests are counted by method and kind.
  */
-public final class CountedGcsStorage implements Closeable {
+public final class CountedGcsStorage extends ForwardingMetaStorage {
   private final FaultProxy proxy;
-  private final MetaStorage storage;
 
-  public CountedGcsStorage(FakeGcsServer server, StorageLocation root) throws IOException {
-    this.proxy = FaultProxy.in(server);
-    this.storage = MetaStorages.open(root, proxy.config(server, Map.of()));
+  private CountedGcsStorage(FaultProxy proxy, FakeGcsServer server, StorageLocation root)
+      throws IOException {
+    super(MetaStorages.open(root, server.config(proxy, Map.of())));
+    this.proxy = proxy;
   }
 
-  public MetaStorage storage() {
-    return storage;
+  public static CountedGcsStorage open(FakeGcsServer server, StorageLocation root)
+      throws IOException {
+    FaultProxy proxy = server.proxy();
+    try {
+      return new CountedGcsStorage(proxy, server, root);
+    } catch (IOException | RuntimeException e) {
+      proxy.close();
+      throw e;
+    }
   }
 
   /** Requests sent so far, by "METHOD kind" (kind: batch, upload, list, object). */
@@ -40,7 +47,7 @@ public final class CountedGcsStorage implements Closeable {
   @Override
   public void close() throws IOException {
     try {
-      storage.close();
+      super.close();
     } finally {
       proxy.close();
     }

@@ -8,7 +8,6 @@ import io.timelinearchive.format.ArchiveFileName;
 import io.timelinearchive.format.ArchiveMergePlan;
 import io.timelinearchive.format.CorruptArchiveException;
 import io.timelinearchive.format.LogBlocks;
-import io.timelinearchive.storage.AppendableLog;
 import io.timelinearchive.storage.ExclusiveCreate;
 import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
@@ -168,7 +167,8 @@ public final class ArchiveMerger {
     if (candidates(folder).size() < settings.batchSize()) {
       return Optional.empty();
     }
-    if (settings.enabled().isEmpty() && canAppend(folder)) {
+    // Unset: on where each run writes a new file, which the store's lack of append decides.
+    if (settings.enabled().isEmpty() && storage.supportsAppend()) {
       return Optional.empty();
     }
     // Listed again under the lock, so the merged file's version is above every file's.
@@ -251,24 +251,5 @@ public final class ArchiveMerger {
       picked.add(0, f);
     }
     return picked;
-  }
-
-  /**
-   * Whether the store appends, asked of the newest archive file, which exists (a store with append
-   * would otherwise create the file it is asked about). One that cannot be opened for appending is
-   * rolled over by the writer too, so it counts as a store without append.
-   */
-  private boolean canAppend(ArchiveFolder folder) {
-    StorageLocation newest = folder.newest().orElseThrow().location();
-    try {
-      Optional<AppendableLog> log = storage.openLog(newest);
-      if (log.isPresent()) {
-        log.get().close();
-        return true;
-      }
-      return false;
-    } catch (IOException e) {
-      return false;
-    }
   }
 }

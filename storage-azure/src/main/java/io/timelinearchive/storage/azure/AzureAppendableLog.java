@@ -10,7 +10,7 @@ import com.azure.storage.blob.models.BlobProperties;
 import com.azure.storage.blob.models.BlobRange;
 import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.blob.specialized.AppendBlobClient;
-import io.timelinearchive.storage.AppendableLog;
+import io.timelinearchive.storage.AbstractAppendableLog;
 import io.timelinearchive.storage.StorageLocation;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -25,37 +25,23 @@ import java.util.concurrent.atomic.AtomicInteger;
  * x-ms-blob-condition-appendpos}), so a block the SDK retries after a lost response is refused
  * rather than written twice, and so is a block racing another writer.
  */
-final class AzureAppendableLog implements AppendableLog {
+final class AzureAppendableLog extends AbstractAppendableLog {
   /**
    * The block size every service version accepts (newer ones take 100 MiB). At 50,000 blocks an
    * append blob holds over 190 GiB, far beyond any archive file.
    */
   static final int MAX_BLOCK_BYTES = 4 * 1024 * 1024;
 
-  private final StorageLocation location;
   private final AppendBlobClient client;
   private final int blockLimit;
-  private long length;
   private int blocks;
-  private boolean broken;
 
   AzureAppendableLog(
       StorageLocation location, AppendBlobClient client, long length, int blocks, int blockLimit) {
-    this.location = requireNonNull(location, "location is null");
+    super(location, length);
     this.client = requireNonNull(client, "client is null");
-    this.length = length;
     this.blocks = blocks;
     this.blockLimit = blockLimit;
-  }
-
-  @Override
-  public StorageLocation location() {
-    return location;
-  }
-
-  @Override
-  public long length() {
-    return length;
   }
 
   int committedBlocks() {
@@ -63,20 +49,12 @@ final class AzureAppendableLog implements AppendableLog {
   }
 
   @Override
-  public void append(byte[] bytes) throws IOException {
-    requireNonNull(bytes, "bytes is null");
-    if (broken) {
-      throw new IOException(
-          "an earlier append to " + location + " failed; its end is unknown, reopen the log");
-    }
-    if (bytes.length == 0) {
-      return;
-    }
+  protected void checkAppendable(byte[] bytes) throws IOException {
     int needed = (bytes.length + MAX_BLOCK_BYTES - 1) / MAX_BLOCK_BYTES;
     if (blocks + needed > blockLimit) {
       // Refuse before writing anything, so the caller can roll over to a new file cleanly.
       throw new IOException(
-          location
+          location()
               + " holds "
               + blocks
               + " blocks and cannot take "
@@ -85,21 +63,21 @@ final class AzureAppendableLog implements AppendableLog {
               + blockLimit
               + "); write to a new file");
     }
+  }
+
+  @Override
+  protected void appendAt(long position, byte[] bytes) throws IOException {
     for (int offset = 0; offset < bytes.length; offset += MAX_BLOCK_BYTES) {
       int size = Math.min(MAX_BLOCK_BYTES, bytes.length - offset);
-      try {
-        appendBlock(bytes, offset, size);
-      } catch (IOException | RuntimeException e) {
-        broken = true;
-        throw e;
-      }
+      appendBlock(position + offset, bytes, offset, size);
     }
   }
 
-  private void appendBlock(byte[] bytes, int offset, int size) throws IOException {
+  /** Appends one block, which must land at {@code position}. */
+  private void appendBlock(long position, byte[] bytes, int offset, int size) throws IOException {
     AtomicInteger attempts = new AtomicInteger();
     AppendBlobRequestConditions conditions =
-        new AppendBlobRequestConditions().setAppendPosition(length);
+        new AppendBlobRequestConditions().setAppendPosition(position);
     try {
       Response<AppendBlobItem> response =
           client.appendBlockWithResponse(
@@ -109,26 +87,27 @@ final class AzureAppendableLog implements AppendableLog {
               conditions,
               null,
               ServiceRequestCounter.context(attempts));
-      length += size;
       Integer count = response.getValue().getBlobCommittedBlockCount();
       blocks = count != null ? count : blocks + 1;
     } catch (BlobStorageException e) {
       boolean positionMoved =
           e.getStatusCode() == 412
               && BlobErrorCode.APPEND_POSITION_CONDITION_NOT_MET.equals(e.getErrorCode());
-      if (positionMoved && attempts.get() > 1 && landedEarlier(bytes, offset, size)) {
+      if (positionMoved && attempts.get() > 1 && landedEarlier(position, bytes, offset, size)) {
         // An earlier attempt of this very call was committed and its answer lost: the retry was
         // refused by the position condition, which is exactly what the condition is for.
         return;
       }
       if (positionMoved) {
         throw new IOException(
-            location + " changed under this log: another writer appended after position " + length,
+            location()
+                + " changed under this log: another writer appended after position "
+                + position,
             e);
       }
-      throw AzureErrors.toIoException("append to", location, e);
+      throw AzureErrors.toIoException("append to", location(), e);
     } catch (RuntimeException e) {
-      throw AzureErrors.toIoException("append to", location, e);
+      throw AzureErrors.toIoException("append to", location(), e);
     }
   }
 
@@ -136,24 +115,24 @@ final class AzureAppendableLog implements AppendableLog {
    * Whether the blob now ends, right at the position this block expected, with exactly this block;
    * if so, takes it as appended.
    */
-  private boolean landedEarlier(byte[] bytes, int offset, int size) throws IOException {
+  private boolean landedEarlier(long position, byte[] bytes, int offset, int size)
+      throws IOException {
     try {
       BlobProperties properties = client.getProperties();
-      if (properties.getBlobSize() != length + size) {
+      if (properties.getBlobSize() != position + size) {
         return false;
       }
       ByteArrayOutputStream tail = new ByteArrayOutputStream(size);
       client.downloadStreamWithResponse(
-          tail, new BlobRange(length, (long) size), null, null, false, null, null);
+          tail, new BlobRange(position, (long) size), null, null, false, null, null);
       if (!Arrays.equals(tail.toByteArray(), 0, size, bytes, offset, offset + size)) {
         return false;
       }
-      length += size;
       Integer count = properties.getCommittedBlockCount();
       blocks = count != null ? count : blocks + 1;
       return true;
     } catch (RuntimeException e) {
-      throw AzureErrors.toIoException("read back the end of", location, e);
+      throw AzureErrors.toIoException("read back the end of", location(), e);
     }
   }
 

@@ -3,12 +3,11 @@ package io.timelinearchive.storage.azure;
 import com.azure.core.exception.HttpResponseException;
 import com.azure.storage.blob.models.BlobErrorCode;
 import com.azure.storage.blob.models.BlobStorageException;
+import io.timelinearchive.storage.StorageErrors;
 import io.timelinearchive.storage.StorageLocation;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.NoSuchFileException;
 import java.util.concurrent.TimeoutException;
 
 /** Turns the SDK's unchecked failures into the checked ones the storage SPI promises. */
@@ -52,16 +51,10 @@ final class AzureErrors {
    */
   static IOException toIoException(String action, StorageLocation location, RuntimeException e) {
     if (isNotFound(e)) {
-      NoSuchFileException missing =
-          new NoSuchFileException(location.toString(), null, action + ": " + reason(e));
-      missing.initCause(e);
-      return missing;
+      return StorageErrors.noSuchFile(location, action + ": " + reason(e), e);
     }
     if (e instanceof BlobStorageException b && b.getStatusCode() == 403) {
-      AccessDeniedException denied =
-          new AccessDeniedException(location.toString(), null, action + ": " + reason(e));
-      denied.initCause(e);
-      return denied;
+      return StorageErrors.accessDenied(location, action + ": " + reason(e), e);
     }
     if (e instanceof HttpResponseException) {
       return new IOException(action + " " + location + " failed: " + reason(e), e);

@@ -5,16 +5,16 @@ import static java.util.Objects.requireNonNull;
 import com.azure.core.http.rest.PagedResponse;
 import com.azure.storage.blob.models.BlobItem;
 import io.timelinearchive.storage.FileEntry;
-import io.timelinearchive.storage.FileIterator;
+import io.timelinearchive.storage.PagedFileIterator;
 import io.timelinearchive.storage.StorageLocation;
+import io.timelinearchive.storage.Utf8Order;
 import java.io.IOException;
 import java.time.Instant;
-import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Deque;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.PriorityQueue;
 
 /**
@@ -29,18 +29,17 @@ import java.util.PriorityQueue;
  * service's order too, so the merge is exact; nothing but such rare names is buffered, and input
  * already in UTF-8 order passes through unchanged.
  */
-final class AzureListing implements FileIterator {
+final class AzureListing extends PagedFileIterator {
   // Directories of accounts with a hierarchical namespace (and those Hadoop's drivers create on
   // flat ones) list as empty blobs carrying this metadata; they are not files.
   private static final String FOLDER_MARKER = "hdi_isfolder";
 
   private static final Comparator<FileEntry> UTF8_ORDER =
-      (a, b) -> compareCodePoints(a.name(), b.name());
+      Comparator.comparing(FileEntry::name, Utf8Order.COMPARATOR);
 
   private final StorageLocation folder;
   private final String prefix;
   private final Iterator<PagedResponse<BlobItem>> pages;
-  private final Deque<FileEntry> ready = new ArrayDeque<>();
   private final PriorityQueue<FileEntry> heldBack = new PriorityQueue<>(UTF8_ORDER);
   private boolean exhausted;
 
@@ -50,42 +49,37 @@ final class AzureListing implements FileIterator {
     this.pages = requireNonNull(pages, "pages is null");
   }
 
+  /** A service page in UTF-8 order, the names held back that precede its names released first. */
   @Override
-  public boolean hasNext() throws IOException {
+  protected List<FileEntry> nextPage() throws IOException {
+    if (exhausted) {
+      return null;
+    }
+    List<FileEntry> ready = new ArrayList<>();
     try {
-      while (ready.isEmpty() && !exhausted) {
-        if (pages.hasNext()) {
-          for (BlobItem item : pages.next().getValue()) {
-            if (!Boolean.TRUE.equals(item.isPrefix()) && !isFolderMarker(item)) {
-              accept(entry(item));
-            }
-          }
-        } else {
-          exhausted = true;
-          while (!heldBack.isEmpty()) {
-            ready.add(heldBack.poll());
+      if (pages.hasNext()) {
+        for (BlobItem item : pages.next().getValue()) {
+          if (!Boolean.TRUE.equals(item.isPrefix()) && !isFolderMarker(item)) {
+            accept(entry(item), ready);
           }
         }
+        return ready;
       }
     } catch (RuntimeException e) {
       if (AzureErrors.isNotFound(e)) {
         exhausted = true; // no container, no files
-        return false;
+        return null;
       }
       throw AzureErrors.toIoException("list", folder, e);
     }
-    return !ready.isEmpty();
-  }
-
-  @Override
-  public FileEntry next() throws IOException {
-    if (!hasNext()) {
-      throw new NoSuchElementException();
+    exhausted = true;
+    while (!heldBack.isEmpty()) {
+      ready.add(heldBack.poll());
     }
-    return ready.removeFirst();
+    return ready;
   }
 
-  private void accept(FileEntry entry) {
+  private void accept(FileEntry entry, List<FileEntry> ready) {
     if (hasSurrogate(entry.name())) {
       heldBack.add(entry);
       return;
@@ -120,21 +114,5 @@ final class AzureListing implements FileIterator {
       }
     }
     return false;
-  }
-
-  /** Code point order, which is the order of the strings' UTF-8 bytes. */
-  static int compareCodePoints(String a, String b) {
-    int i = 0;
-    int j = 0;
-    while (i < a.length() && j < b.length()) {
-      int ca = a.codePointAt(i);
-      int cb = b.codePointAt(j);
-      if (ca != cb) {
-        return Integer.compare(ca, cb);
-      }
-      i += Character.charCount(ca);
-      j += Character.charCount(cb);
-    }
-    return Integer.compare(a.length() - i, b.length() - j);
   }
 }

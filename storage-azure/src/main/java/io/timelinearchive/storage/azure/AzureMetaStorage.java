@@ -24,13 +24,15 @@ import com.azure.storage.blob.specialized.AppendBlobClient;
 import com.azure.storage.common.StorageSharedKeyCredential;
 import com.azure.storage.common.policy.RequestRetryOptions;
 import io.timelinearchive.storage.AppendableLog;
+import io.timelinearchive.storage.DaemonThreads;
 import io.timelinearchive.storage.FileIterator;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.OutcomeUnknownException;
+import io.timelinearchive.storage.ServiceRequestCounting;
+import io.timelinearchive.storage.StorageErrors;
 import io.timelinearchive.storage.StorageLocation;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.FileAlreadyExistsException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Collection;
@@ -49,7 +51,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * whose blob endpoint serves the same data): block blobs for instant files, append blobs for
  * archive logs.
  */
-final class AzureMetaStorage implements MetaStorage {
+final class AzureMetaStorage implements MetaStorage, ServiceRequestCounting {
   /** The service's limit on the blocks of one append blob. */
   static final int MAX_APPEND_BLOCKS = 50_000;
 
@@ -109,11 +111,7 @@ final class AzureMetaStorage implements MetaStorage {
             30,
             TimeUnit.SECONDS,
             new LinkedBlockingQueue<>(),
-            runnable -> {
-              Thread thread = new Thread(runnable, "azure-delete-" + config.container());
-              thread.setDaemon(true);
-              return thread;
-            });
+            DaemonThreads.factory("azure-delete-" + config.container()));
     deleteExecutor.allowCoreThreadTimeOut(true);
     this.deleter =
         new AzureBlobDeleter(
@@ -194,12 +192,15 @@ final class AzureMetaStorage implements MetaStorage {
                   + " attempts); an earlier attempt of this call may have written it",
               e);
         }
-        FileAlreadyExistsException exists = new FileAlreadyExistsException(file.toString());
-        exists.initCause(e);
-        throw exists;
+        throw StorageErrors.alreadyExists(file, e);
       }
       throw AzureErrors.toIoException("create", file, e);
     }
+  }
+
+  @Override
+  public boolean supportsAppend() {
+    return true;
   }
 
   /**

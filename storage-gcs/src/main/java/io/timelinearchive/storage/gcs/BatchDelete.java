@@ -7,6 +7,7 @@ import com.google.cloud.storage.BlobId;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageBatch;
 import com.google.cloud.storage.StorageException;
+import io.timelinearchive.storage.DaemonThreads;
 import io.timelinearchive.storage.DeleteFailedException;
 import io.timelinearchive.storage.StorageLocation;
 import java.io.IOException;
@@ -24,7 +25,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,7 +38,8 @@ final class BatchDelete {
   private static final Logger LOG = LoggerFactory.getLogger(BatchDelete.class);
   private static final long FIRST_BACKOFF_MILLIS = 50;
   private static final long MAX_BACKOFF_MILLIS = 2_000;
-  private static final AtomicInteger THREADS = new AtomicInteger();
+  // One factory for every pool, so thread names stay unique across calls.
+  private static final ThreadFactory THREADS = DaemonThreads.numbered("gcs-batch-delete-");
 
   private final Storage storage;
   private final int batchSize;
@@ -85,7 +86,7 @@ final class BatchDelete {
       List<List<StorageLocation>> batches, Function<StorageLocation, BlobId> ids)
       throws IOException {
     ExecutorService pool =
-        Executors.newFixedThreadPool(Math.min(parallelism, batches.size()), daemonThreads());
+        Executors.newFixedThreadPool(Math.min(parallelism, batches.size()), THREADS);
     try {
       List<Future<Map<StorageLocation, String>>> results = new ArrayList<>();
       for (List<StorageLocation> batch : batches) {
@@ -186,13 +187,5 @@ final class BatchDelete {
   private static long backoffMillis(int attempt) {
     long cap = Math.min(MAX_BACKOFF_MILLIS, FIRST_BACKOFF_MILLIS << Math.min(attempt, 16));
     return ThreadLocalRandom.current().nextLong(cap / 2, cap + 1);
-  }
-
-  private static ThreadFactory daemonThreads() {
-    return runnable -> {
-      Thread thread = new Thread(runnable, "gcs-batch-delete-" + THREADS.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
   }
 }

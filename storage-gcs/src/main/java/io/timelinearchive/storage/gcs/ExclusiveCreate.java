@@ -5,13 +5,13 @@ import static java.util.Objects.requireNonNull;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageException;
 import io.timelinearchive.storage.OutcomeUnknownException;
+import io.timelinearchive.storage.StorageErrors;
 import io.timelinearchive.storage.StorageLocation;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
-import java.nio.file.FileAlreadyExistsException;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,9 +56,7 @@ final class ExclusiveCreate {
         if (mayHaveLanded != null) {
           throw unknown(file, attempt, failure, mayHaveLanded);
         }
-        FileAlreadyExistsException exists = new FileAlreadyExistsException(file.toString());
-        exists.initCause(failure);
-        throw exists;
+        throw StorageErrors.alreadyExists(file, failure);
       }
       boolean landed = mayHaveLanded(failure);
       if (landed) {

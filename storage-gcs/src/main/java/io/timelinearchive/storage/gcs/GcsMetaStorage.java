@@ -17,6 +17,9 @@ import io.timelinearchive.storage.AppendableLog;
 import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.FileIterator;
 import io.timelinearchive.storage.MetaStorage;
+import io.timelinearchive.storage.PagedFileIterator;
+import io.timelinearchive.storage.ServiceRequestCounting;
+import io.timelinearchive.storage.StorageErrors;
 import io.timelinearchive.storage.StorageLocation;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -24,17 +27,15 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -45,7 +46,7 @@ import java.util.function.Supplier;
  * <p>GCS has no append, so {@link #openLog} returns empty and archive runs write new objects with
  * {@link #createExclusive}.
  */
-final class GcsMetaStorage implements MetaStorage {
+final class GcsMetaStorage implements MetaStorage, ServiceRequestCounting {
   private final String bucket;
   private final Storage storage;
   private final Storage singleAttemptStorage;
@@ -144,6 +145,11 @@ final class GcsMetaStorage implements MetaStorage {
   }
 
   @Override
+  public boolean supportsAppend() {
+    return false;
+  }
+
+  @Override
   public Optional<AppendableLog> openLog(StorageLocation file) {
     blobId(file);
     return Optional.empty();
@@ -220,14 +226,9 @@ final class GcsMetaStorage implements MetaStorage {
   static IOException translate(
       StorageException e, String what, StorageLocation location, boolean folder) {
     return switch (e.getCode()) {
-      case 404 ->
-          withCause(
-              new NoSuchFileException(
-                  location.toString(), null, folder ? "bucket does not exist" : null),
-              e);
-      case 401, 403 ->
-          withCause(new AccessDeniedException(location.toString(), null, e.getMessage()), e);
-      case 412 -> withCause(new FileAlreadyExistsException(location.toString()), e);
+      case 404 -> StorageErrors.noSuchFile(location, folder ? "bucket does not exist" : null, e);
+      case 401, 403 -> StorageErrors.accessDenied(location, e.getMessage(), e);
+      case 412 -> StorageErrors.alreadyExists(location, e);
       default -> new IOException("cannot " + what + ": " + describe(e), e);
     };
   }
@@ -236,11 +237,6 @@ final class GcsMetaStorage implements MetaStorage {
     return e.getCode() == 0
         ? String.valueOf(e.getMessage())
         : e.getCode() + (e.getReason() == null ? "" : " " + e.getReason()) + ": " + e.getMessage();
-  }
-
-  private static <T extends IOException> T withCause(T exception, Throwable cause) {
-    exception.initCause(cause);
-    return exception;
   }
 
   private static StorageException storageCause(Throwable t) {
@@ -295,12 +291,11 @@ final class GcsMetaStorage implements MetaStorage {
    * The files directly in a folder, page by page. The service sends names in UTF-8 byte order; that
    * order is checked, since the archiver's "oldest first" rests on it.
    */
-  private final class Listing implements FileIterator {
+  private final class Listing extends PagedFileIterator {
     private final StorageLocation folder;
     private final String prefix;
     private Page<Blob> page;
-    private Iterator<Blob> blobs;
-    private FileEntry next;
+    private boolean firstTaken;
     private String previousName;
     private byte[] previousUtf8;
 
@@ -308,40 +303,32 @@ final class GcsMetaStorage implements MetaStorage {
       this.folder = folder;
       this.prefix = prefix;
       this.page = first;
-      this.blobs = first.getValues().iterator();
     }
 
     @Override
-    public boolean hasNext() throws IOException {
-      while (next == null) {
-        if (!blobs.hasNext()) {
-          if (page == null || !page.hasNextPage()) {
-            return false;
-          }
-          try {
-            page = page.getNextPage();
-          } catch (StorageException e) {
-            throw translate(e, "list " + folder, folder, true);
-          }
-          if (page == null) {
-            return false;
-          }
-          blobs = page.getValues().iterator();
-          continue;
+    protected List<FileEntry> nextPage() throws IOException {
+      if (firstTaken) {
+        if (page == null || !page.hasNextPage()) {
+          return null;
         }
-        next = entry(blobs.next());
+        try {
+          page = page.getNextPage();
+        } catch (StorageException e) {
+          throw translate(e, "list " + folder, folder, true);
+        }
+        if (page == null) {
+          return null;
+        }
       }
-      return true;
-    }
-
-    @Override
-    public FileEntry next() throws IOException {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
+      firstTaken = true;
+      List<FileEntry> entries = new ArrayList<>();
+      for (Blob blob : page.getValues()) {
+        FileEntry entry = entry(blob);
+        if (entry != null) {
+          entries.add(entry);
+        }
       }
-      FileEntry entry = next;
-      next = null;
-      return entry;
+      return entries;
     }
 
     private FileEntry entry(Blob blob) throws IOException {

@@ -3,6 +3,7 @@ package io.timelinearchive.storage.gcs;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
+import io.timelinearchive.testing.FaultProxy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -99,6 +100,19 @@ public final class FakeGcsServer implements AutoCloseable {
         "true",
         GcsConfig.PROJECT_ID,
         PROJECT);
+  }
+
+  /** A fault proxy in front of this server. */
+  public FaultProxy proxy() throws IOException {
+    return new FaultProxy(URI.create(endpoint()));
+  }
+
+  /** {@link #config()} with the endpoint replaced by {@code via}'s, and the overrides added. */
+  public Map<String, String> config(FaultProxy via, Map<String, String> overrides) {
+    Map<String, String> config = new java.util.HashMap<>(config());
+    config.put(GcsConfig.ENDPOINT, via.endpoint().toString());
+    config.putAll(overrides);
+    return Map.copyOf(config);
   }
 
   /** Creates a bucket no other test uses. */

@@ -8,8 +8,10 @@ import io.timelinearchive.storage.DeleteFailedException;
 import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
+import io.timelinearchive.storage.ServiceRequestCounting;
 import io.timelinearchive.storage.StorageLocation;
-import io.timelinearchive.storage.gcs.FaultProxy.Fault;
+import io.timelinearchive.testing.FaultProxy;
+import io.timelinearchive.testing.FaultProxy.Fault;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -35,7 +37,7 @@ class TestGcsBatchDelete {
   @BeforeEach
   void setUp() throws IOException {
     bucket = SERVER.newBucket("delete");
-    proxy = FaultProxy.in(SERVER);
+    proxy = SERVER.proxy();
     direct = MetaStorages.open(StorageLocation.of("gs://" + bucket), SERVER.config());
     storages.add(direct);
   }
@@ -62,11 +64,14 @@ class TestGcsBatchDelete {
     assertThat(storage.list(folder("t/.hoodie")).toList()).isEmpty();
     assertThat(proxy.count(FaultProxy.Request::isBatch)).isEqualTo(3);
     // The storage's own count agrees with what went through the proxy: a batch is one request.
-    assertThat(storage.serviceRequests())
+    assertThat(ServiceRequestCounting.countsOf(storage))
         .containsEntry("batch", 3L)
         .containsEntry("objects.list", 1L)
         .doesNotContainKey("objects.delete");
-    assertThat(storage.serviceRequests().values().stream().mapToLong(Long::longValue).sum())
+    assertThat(
+            ServiceRequestCounting.countsOf(storage).values().stream()
+                .mapToLong(Long::longValue)
+                .sum())
         .isEqualTo(proxy.requests().size());
   }
 
@@ -101,7 +106,7 @@ class TestGcsBatchDelete {
   void oneFileThatCannotBeDeletedIsNamed() throws IOException {
     MetaStorage storage = open(Map.of(GcsConfig.RETRIES, "1"));
     List<StorageLocation> files = createFiles("stuck", 1);
-    proxy.inject(r -> r.method().equals("DELETE"), Fault.UNAVAILABLE, 2);
+    proxy.inject(r -> r.method().equals("DELETE"), Fault.respondJson(503), 2);
 
     assertThatThrownBy(() -> storage.deleteAll(files))
         .isInstanceOfSatisfying(
@@ -130,7 +135,7 @@ class TestGcsBatchDelete {
     // The server answers 400 for these entries of the batch (a malformed generation).
     Set<String> refusedNames =
         refused.stream().map(StorageLocation::path).collect(Collectors.toSet());
-    proxy.rewriteBatchBodies(body -> refuseDeletesOf(body, refusedNames));
+    proxy.rewriteBodies(FaultProxy.Request::isBatch, body -> refuseDeletesOf(body, refusedNames));
 
     assertThatThrownBy(() -> storage.deleteAll(files))
         .isInstanceOfSatisfying(
@@ -151,8 +156,8 @@ class TestGcsBatchDelete {
   void aFailedBatchRequestIsRetried() throws IOException {
     MetaStorage storage = open(Map.of(GcsConfig.RETRIES, "2"));
     List<StorageLocation> files = createFiles("r", 30);
-    proxy.inject(FaultProxy.Request::isBatch, Fault.UNAVAILABLE, 1);
-    proxy.inject(FaultProxy.Request::isBatch, Fault.DROP_BEFORE_FORWARD, 1);
+    proxy.inject(FaultProxy.Request::isBatch, Fault.respondJson(503), 1);
+    proxy.inject(FaultProxy.Request::isBatch, Fault.DROP_BEFORE, 1);
 
     storage.deleteAll(files);
 
@@ -164,7 +169,7 @@ class TestGcsBatchDelete {
   void aBatchThatKeepsFailingNamesEveryFile() throws IOException {
     MetaStorage storage = open(Map.of(GcsConfig.RETRIES, "1"));
     List<StorageLocation> files = createFiles("u", 5);
-    proxy.inject(FaultProxy.Request::isBatch, Fault.UNAVAILABLE, 2);
+    proxy.inject(FaultProxy.Request::isBatch, Fault.respondJson(503), 2);
 
     assertThatThrownBy(() -> storage.deleteAll(files))
         .isInstanceOfSatisfying(
@@ -221,7 +226,7 @@ class TestGcsBatchDelete {
   }
 
   private MetaStorage open(Map<String, String> overrides) throws IOException {
-    Map<String, String> config = new HashMap<>(proxy.config(SERVER, overrides));
+    Map<String, String> config = new HashMap<>(SERVER.config(proxy, overrides));
     MetaStorage storage = MetaStorages.open(StorageLocation.of("gs://" + bucket), config);
     storages.add(storage);
     return storage;

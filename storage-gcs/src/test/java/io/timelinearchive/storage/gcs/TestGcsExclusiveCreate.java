@@ -8,7 +8,8 @@ import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.OutcomeUnknownException;
 import io.timelinearchive.storage.StorageLocation;
-import io.timelinearchive.storage.gcs.FaultProxy.Fault;
+import io.timelinearchive.testing.FaultProxy;
+import io.timelinearchive.testing.FaultProxy.Fault;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -67,7 +68,7 @@ class TestGcsExclusiveCreate {
   @EnumSource(Path.class)
   void createsOnceThenRefuses(Path path) throws IOException {
     FaultProxy proxy = proxy();
-    MetaStorage storage = open(path, proxy.config(SERVER, Map.of()));
+    MetaStorage storage = open(path, SERVER.config(proxy, Map.of()));
     StorageLocation file = file("archive/.commits_.archive.1_1-0-1");
     byte[] first = content("first", 64);
 
@@ -90,7 +91,7 @@ class TestGcsExclusiveCreate {
   @Test
   void aResumableUploadChecksThePreconditionWhenItFinishes() throws Exception {
     FaultProxy proxy = proxy();
-    MetaStorage storage = open(Path.RESUMABLE, proxy.config(SERVER, Map.of()));
+    MetaStorage storage = open(Path.RESUMABLE, SERVER.config(proxy, Map.of()));
     MetaStorage other = open(Path.SINGLE_REQUEST, SERVER.config());
     StorageLocation file = file("raced");
     // Another writer creates the file after this upload's session started and before it ends.
@@ -161,8 +162,8 @@ class TestGcsExclusiveCreate {
     FaultProxy proxy = proxy();
     // The server creates the file, the answer is lost, the retry is refused with 412: the 412
     // is this call's own doing, or another writer's in between; nothing here can tell.
-    proxy.inject(lastUploadRequest(path), Fault.DROP_AFTER_FORWARD, 1);
-    MetaStorage storage = open(path, proxy.config(SERVER, Map.of(GcsConfig.RETRIES, "2")));
+    proxy.inject(lastUploadRequest(path), Fault.DROP_AFTER, 1);
+    MetaStorage storage = open(path, SERVER.config(proxy, Map.of(GcsConfig.RETRIES, "2")));
     StorageLocation file = file("unknown");
     byte[] mine = content("mine", 1024);
 
@@ -176,8 +177,8 @@ class TestGcsExclusiveCreate {
   @EnumSource(Path.class)
   void aRequestThatNeverArrivedIsRetried(Path path) throws Exception {
     FaultProxy proxy = proxy();
-    proxy.inject(lastUploadRequest(path), Fault.DROP_BEFORE_FORWARD, 1);
-    MetaStorage storage = open(path, proxy.config(SERVER, Map.of(GcsConfig.RETRIES, "2")));
+    proxy.inject(lastUploadRequest(path), Fault.DROP_BEFORE, 1);
+    MetaStorage storage = open(path, SERVER.config(proxy, Map.of(GcsConfig.RETRIES, "2")));
     StorageLocation file = file("retried");
 
     storage.createExclusive(file, content("mine", 100));
@@ -190,11 +191,11 @@ class TestGcsExclusiveCreate {
   void aRefusalBefore412StillMeansTheFileExisted() throws Exception {
     FaultProxy proxy = proxy();
     MetaStorage storage =
-        open(Path.SINGLE_REQUEST, proxy.config(SERVER, Map.of(GcsConfig.RETRIES, "2")));
+        open(Path.SINGLE_REQUEST, SERVER.config(proxy, Map.of(GcsConfig.RETRIES, "2")));
     StorageLocation file = file("existing");
     storage.createExclusive(file, content("theirs", 10));
     // 429 proves the first attempt wrote nothing, so the 412 that follows is about another write.
-    proxy.inject(FaultProxy.Request::isUpload, Fault.TOO_MANY_REQUESTS, 1);
+    proxy.inject(FaultProxy.Request::isUpload, Fault.respondJson(429), 1);
 
     assertThatThrownBy(() -> storage.createExclusive(file, content("mine", 10)))
         .isInstanceOf(FileAlreadyExistsException.class);
@@ -204,9 +205,9 @@ class TestGcsExclusiveCreate {
   @Test
   void a503ThatOutlastsTheRetriesIsAnUnknownOutcome() throws Exception {
     FaultProxy proxy = proxy();
-    proxy.inject(FaultProxy.Request::isUpload, Fault.UNAVAILABLE, 2);
+    proxy.inject(FaultProxy.Request::isUpload, Fault.respondJson(503), 2);
     MetaStorage storage =
-        open(Path.SINGLE_REQUEST, proxy.config(SERVER, Map.of(GcsConfig.RETRIES, "1")));
+        open(Path.SINGLE_REQUEST, SERVER.config(proxy, Map.of(GcsConfig.RETRIES, "1")));
 
     assertThatThrownBy(() -> storage.createExclusive(file("unavailable"), content("mine", 10)))
         .isInstanceOf(OutcomeUnknownException.class);
@@ -248,7 +249,7 @@ class TestGcsExclusiveCreate {
   }
 
   private FaultProxy proxy() throws IOException {
-    FaultProxy proxy = FaultProxy.in(SERVER);
+    FaultProxy proxy = SERVER.proxy();
     closeables.add(proxy);
     return proxy;
   }

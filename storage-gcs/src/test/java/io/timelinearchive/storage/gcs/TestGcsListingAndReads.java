@@ -9,6 +9,7 @@ import io.timelinearchive.storage.FileIterator;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;
+import io.timelinearchive.testing.FaultProxy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.NoSuchFileException;
@@ -33,7 +34,7 @@ class TestGcsListingAndReads {
   @BeforeEach
   void setUp() throws IOException {
     bucket = SERVER.newBucket("list");
-    proxy = FaultProxy.in(SERVER);
+    proxy = SERVER.proxy();
     storage = open(Map.of());
   }
 
@@ -180,8 +181,8 @@ class TestGcsListingAndReads {
   @Test
   void readsAreRetried() throws IOException {
     write("flaky", "content");
-    proxy.inject(r -> r.target().contains("/o/flaky"), FaultProxy.Fault.UNAVAILABLE, 1);
-    proxy.inject(r -> r.target().contains("/o/flaky"), FaultProxy.Fault.DROP_BEFORE_FORWARD, 1);
+    proxy.inject(r -> r.target().contains("/o/flaky"), FaultProxy.Fault.respondJson(503), 1);
+    proxy.inject(r -> r.target().contains("/o/flaky"), FaultProxy.Fault.DROP_BEFORE, 1);
 
     assertThat(new String(storage.read(location("flaky")), UTF_8)).isEqualTo("content");
   }
@@ -212,7 +213,7 @@ class TestGcsListingAndReads {
 
   private MetaStorage open(Map<String, String> overrides) throws IOException {
     MetaStorage s =
-        MetaStorages.open(StorageLocation.of("gs://" + bucket), proxy.config(SERVER, overrides));
+        MetaStorages.open(StorageLocation.of("gs://" + bucket), SERVER.config(proxy, overrides));
     storages.add(s);
     return s;
   }

@@ -8,6 +8,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;
+import io.timelinearchive.testing.FaultProxy;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -92,14 +93,14 @@ class TestGcsMetaStorageFactory {
           exchange.close();
         });
     tokens.start();
-    try (FaultProxy proxy = FaultProxy.in(server)) {
+    try (FaultProxy proxy = server.proxy()) {
       Path key =
           Files.writeString(
               temp.resolve("service-account.json"),
               serviceAccountJson("http://127.0.0.1:" + tokens.getAddress().getPort() + "/token"));
       Map<String, String> config =
           Map.of(
-              "gcs.endpoint", proxy.endpoint(),
+              "gcs.endpoint", proxy.endpoint().toString(),
               "gcs.project-id", "p",
               "gcs.credentials-file", key.toString());
       try (MetaStorage storage = MetaStorages.open(StorageLocation.of("gs://" + bucket), config)) {
@@ -119,11 +120,11 @@ class TestGcsMetaStorageFactory {
   void noCredentialsSendsNoAuthorization() throws Exception {
     FakeGcsServer server = FakeGcsServer.shared();
     String bucket = server.newBucket("anonymous");
-    try (FaultProxy proxy = FaultProxy.in(server)) {
+    try (FaultProxy proxy = server.proxy()) {
       try (MetaStorage storage =
           MetaStorages.open(
               StorageLocation.of("gs://" + bucket),
-              Map.of("gcs.endpoint", proxy.endpoint(), "gcs.no-credentials", "true"))) {
+              Map.of("gcs.endpoint", proxy.endpoint().toString(), "gcs.no-credentials", "true"))) {
         storage.createExclusive(StorageLocation.of("gs://" + bucket + "/f"), new byte[] {1});
       }
 

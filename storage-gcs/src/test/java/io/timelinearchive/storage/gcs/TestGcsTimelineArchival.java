@@ -12,6 +12,7 @@ import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;
+import io.timelinearchive.testing.FaultProxy;
 import io.timelinearchive.timeline.HoodieTable;
 import java.io.IOException;
 import java.time.LocalDateTime;
@@ -48,7 +49,7 @@ class TestGcsTimelineArchival {
 
   @BeforeEach
   void openBucket() throws IOException {
-    proxy = FaultProxy.in(SERVER);
+    proxy = SERVER.proxy();
     String bucket = SERVER.newBucket("archival");
     base = StorageLocation.of("gs://" + bucket + "/warehouse/orders");
     meta = base.resolve(HoodieTable.META_FOLDER);
@@ -113,7 +114,7 @@ class TestGcsTimelineArchival {
     writeTable(SampleTable.Spec.ofSize(250, 12));
     // The archive file lands, its answer is lost, the retry gets 412: the backend reports an
     // unknown outcome and the archiver compares the file with what it meant to write.
-    proxy.inject(TestGcsTimelineArchival::isArchiveUpload, FaultProxy.Fault.DROP_AFTER_FORWARD, 1);
+    proxy.inject(TestGcsTimelineArchival::isArchiveUpload, FaultProxy.Fault.DROP_AFTER, 1);
 
     ArchiveResult result = archive(Map.of());
 
@@ -129,7 +130,7 @@ class TestGcsTimelineArchival {
   }
 
   private ArchiveResult archive(Map<String, String> policy) throws IOException {
-    Map<String, String> config = new HashMap<>(proxy.config(SERVER, Map.of()));
+    Map<String, String> config = new HashMap<>(SERVER.config(proxy, Map.of()));
     config.putAll(policy);
     try (TimelineArchiver archiver = TimelineArchiver.open(base.toString(), config)) {
       return archiver.archiveIfRequired();

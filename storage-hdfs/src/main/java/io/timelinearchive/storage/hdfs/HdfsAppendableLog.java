@@ -2,7 +2,7 @@ package io.timelinearchive.storage.hdfs;
 
 import static java.util.Objects.requireNonNull;
 
-import io.timelinearchive.storage.AppendableLog;
+import io.timelinearchive.storage.AbstractAppendableLog;
 import io.timelinearchive.storage.StorageLocation;
 import java.io.IOException;
 import java.util.EnumSet;
@@ -16,14 +16,11 @@ import org.apache.hadoop.hdfs.client.HdfsDataOutputStream.SyncFlag;
  * A file opened with {@code FileSystem.append} (or created), holding the writer's lease until
  * closed.
  */
-final class HdfsAppendableLog implements AppendableLog {
-  private final StorageLocation location;
+final class HdfsAppendableLog extends AbstractAppendableLog {
   private final Path path;
   private final FileSystem fs;
   private final FSDataOutputStream out;
   private final Runnable onClose;
-  private long length;
-  private boolean failed;
 
   HdfsAppendableLog(
       StorageLocation location,
@@ -32,34 +29,15 @@ final class HdfsAppendableLog implements AppendableLog {
       FSDataOutputStream out,
       long length,
       Runnable onClose) {
-    this.location = requireNonNull(location, "location is null");
+    super(location, length);
     this.path = requireNonNull(path, "path is null");
     this.fs = requireNonNull(fs, "fs is null");
     this.out = requireNonNull(out, "out is null");
     this.onClose = requireNonNull(onClose, "onClose is null");
-    if (length < 0) {
-      throw new IllegalArgumentException("negative length " + length + " of " + location);
-    }
-    this.length = length;
   }
 
   @Override
-  public StorageLocation location() {
-    return location;
-  }
-
-  @Override
-  public long length() {
-    return length;
-  }
-
-  @Override
-  public void append(byte[] bytes) throws IOException {
-    requireNonNull(bytes, "bytes is null");
-    if (failed) {
-      throw new IOException("an earlier append to " + location + " failed; open the log again");
-    }
-    failed = true;
+  protected void appendAt(long position, byte[] bytes) throws IOException {
     // The lease keeps other HDFS clients out, but a lease can be recovered by another client
     // (which then may append) and other Hadoop stores have no leases: a file that is not as long
     // as this log left it has been written by someone else.
@@ -67,22 +45,20 @@ final class HdfsAppendableLog implements AppendableLog {
     try {
       stored = fs.getFileStatus(path).getLen();
     } catch (IOException e) {
-      throw HdfsMetaStorage.translate(e, location);
+      throw HdfsMetaStorage.translate(e, location());
     }
-    if (stored != length) {
+    if (stored != position) {
       throw new IOException(
           "concurrent write to "
-              + location
+              + location()
               + ": expected length "
-              + length
+              + position
               + ", found "
               + stored
               + "; not appending");
     }
     out.write(bytes);
     sync();
-    length += bytes.length;
-    failed = false;
   }
 
   /**
@@ -106,10 +82,5 @@ final class HdfsAppendableLog implements AppendableLog {
     } finally {
       onClose.run();
     }
-  }
-
-  @Override
-  public String toString() {
-    return "HdfsAppendableLog[" + location + ", length=" + length + "]";
   }
 }

@@ -8,14 +8,14 @@ import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.FileIterator;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.OutcomeUnknownException;
+import io.timelinearchive.storage.StorageErrors;
 import io.timelinearchive.storage.StorageLocation;
+import io.timelinearchive.storage.Utf8Order;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.net.URI;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.NoSuchFileException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -38,6 +38,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LeaseRecoverable;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
@@ -64,15 +65,15 @@ final class HdfsMetaStorage implements MetaStorage {
       "org.apache.hadoop.hdfs.protocol.RecoveryInProgressException";
   private static final Duration LEASE_POLL_INTERVAL = Duration.ofMillis(250);
 
-  // UTF-8 byte order is code point order, which String.compareTo is not (surrogates).
   private static final Comparator<FileEntry> BY_NAME =
-      (a, b) -> compareCodePoints(a.name(), b.name());
+      Comparator.comparing(FileEntry::name, Utf8Order.COMPARATOR);
 
   private final StorageLocation root;
   private final HdfsConfig settings;
   private final Configuration conf;
   private final FileSystem fs;
   private final FileContext fileContext;
+  private final boolean supportsAppend;
   private final Set<Path> openLogs = ConcurrentHashMap.newKeySet();
 
   private HdfsMetaStorage(
@@ -80,12 +81,14 @@ final class HdfsMetaStorage implements MetaStorage {
       HdfsConfig settings,
       Configuration conf,
       FileSystem fs,
-      FileContext fileContext) {
+      FileContext fileContext,
+      boolean supportsAppend) {
     this.root = requireNonNull(root, "root is null");
     this.settings = requireNonNull(settings, "settings is null");
     this.conf = requireNonNull(conf, "conf is null");
     this.fs = requireNonNull(fs, "fs is null");
     this.fileContext = requireNonNull(fileContext, "fileContext is null");
+    this.supportsAppend = supportsAppend;
   }
 
   static HdfsMetaStorage open(StorageLocation root, HdfsConfig settings) throws IOException {
@@ -100,11 +103,29 @@ final class HdfsMetaStorage implements MetaStorage {
           fs.getClass().getSimpleName(),
           root,
           (System.nanoTime() - start) / 1_000_000);
-      return new HdfsMetaStorage(root, settings, conf, fs, fileContext);
+      return new HdfsMetaStorage(
+          root, settings, conf, fs, fileContext, appends(fs, new Path("/" + root.path())));
     } catch (IOException | RuntimeException e) {
       closeQuietly(fs, e);
       throw e;
     }
+  }
+
+  /**
+   * Whether the file system below {@code root} has append whose streams hsync. Path capabilities
+   * are answered from the client's own knowledge (a viewfs resolves its mount table), without a
+   * request to the NameNode. Hadoop's local file systems fail it: the checksummed one cannot
+   * append, and RawLocalFileSystem appends through a buffered stream whose hsync only flushes to
+   * the operating system (Hadoop 3.5.0), so its bytes would not survive a power loss.
+   */
+  private static boolean appends(FileSystem fs, Path root) throws IOException {
+    return fs.hasPathCapability(root, CommonPathCapabilities.FS_APPEND)
+        && !(fs instanceof RawLocalFileSystem);
+  }
+
+  @Override
+  public boolean supportsAppend() {
+    return supportsAppend;
   }
 
   @Override
@@ -179,7 +200,7 @@ final class HdfsMetaStorage implements MetaStorage {
       IOException cause = unwrap(e);
       if (cause instanceof org.apache.hadoop.fs.FileAlreadyExistsException) {
         deleteQuietly(temp, e);
-        throw alreadyExists(file, cause);
+        throw StorageErrors.alreadyExists(file, cause);
       }
       // The rename may have happened before the call failed (a lost reply). Nobody else knows the
       // temporary name, so its being gone and the target there tells that this call created it.
@@ -204,6 +225,9 @@ final class HdfsMetaStorage implements MetaStorage {
   @Override
   public Optional<AppendableLog> openLog(StorageLocation file) throws IOException {
     Path path = path(file);
+    if (!supportsAppend) {
+      return Optional.empty();
+    }
     try {
       if (!fs.hasPathCapability(path, CommonPathCapabilities.FS_APPEND)) {
         return Optional.empty();
@@ -431,22 +455,12 @@ final class HdfsMetaStorage implements MetaStorage {
   static IOException translate(IOException e, StorageLocation location) {
     IOException cause = unwrap(e);
     if (cause instanceof FileNotFoundException) {
-      NoSuchFileException missing =
-          new NoSuchFileException(location.toString(), null, cause.getMessage());
-      missing.initCause(cause);
-      return missing;
+      return StorageErrors.noSuchFile(location, cause.getMessage(), cause);
     }
     if (cause instanceof org.apache.hadoop.fs.FileAlreadyExistsException) {
-      return alreadyExists(location, cause);
+      return StorageErrors.alreadyExists(location, cause);
     }
     return cause;
-  }
-
-  private static FileAlreadyExistsException alreadyExists(
-      StorageLocation location, IOException cause) {
-    FileAlreadyExistsException exists = new FileAlreadyExistsException(location.toString());
-    exists.initCause(cause);
-    return exists;
   }
 
   private static String describe(IOException e) {
@@ -468,20 +482,5 @@ final class HdfsMetaStorage implements MetaStorage {
     } catch (IOException e) {
       failure.addSuppressed(e);
     }
-  }
-
-  private static int compareCodePoints(String a, String b) {
-    int i = 0;
-    int j = 0;
-    while (i < a.length() && j < b.length()) {
-      int ca = a.codePointAt(i);
-      int cb = b.codePointAt(j);
-      if (ca != cb) {
-        return Integer.compare(ca, cb);
-      }
-      i += Character.charCount(ca);
-      j += Character.charCount(cb);
-    }
-    return Boolean.compare(i < a.length(), j < b.length());
   }
 }

@@ -14,6 +14,8 @@ import io.timelinearchive.format.ArchiveFileName;
 import io.timelinearchive.sample.SampleTable;
 import io.timelinearchive.storage.AppendableLog;
 import io.timelinearchive.storage.FileIterator;
+import io.timelinearchive.storage.ForwardingAppendableLog;
+import io.timelinearchive.storage.ForwardingMetaStorage;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.StorageLocation;
 import java.io.IOException;
@@ -205,15 +207,14 @@ class TestHdfsTimelineArchiverMiniDfs {
    * land, every later call fails, and nothing is closed, so HDFS keeps the dead writer's lease on
    * the file (its client lives on, renewing it, as a stalled process's would).
    */
-  private static final class KilledAtAppend implements MetaStorage {
-    private final MetaStorage delegate;
+  private static final class KilledAtAppend extends ForwardingMetaStorage {
     private final int dieAt;
     private final double landed;
     private int appends;
     private volatile boolean dead;
 
     KilledAtAppend(MetaStorage delegate, int dieAt, double landed) {
-      this.delegate = delegate;
+      super(delegate);
       this.dieAt = dieAt;
       this.landed = landed;
     }
@@ -263,21 +264,9 @@ class TestHdfsTimelineArchiverMiniDfs {
       }
     }
 
-    private final class Log implements AppendableLog {
-      private final AppendableLog log;
-
+    private final class Log extends ForwardingAppendableLog {
       Log(AppendableLog log) {
-        this.log = log;
-      }
-
-      @Override
-      public StorageLocation location() {
-        return log.location();
-      }
-
-      @Override
-      public long length() {
-        return log.length();
+        super(log);
       }
 
       @Override
@@ -286,18 +275,18 @@ class TestHdfsTimelineArchiverMiniDfs {
         if (++appends == dieAt) {
           int n = (int) (bytes.length * landed);
           if (n > 0) {
-            log.append(Arrays.copyOf(bytes, n));
+            delegate.append(Arrays.copyOf(bytes, n));
           }
           dead = true;
-          throw new IOException("killed while appending to " + log.location());
+          throw new IOException("killed while appending to " + delegate.location());
         }
-        log.append(bytes);
+        delegate.append(bytes);
       }
 
       @Override
       public void close() throws IOException {
         if (!dead) {
-          log.close();
+          delegate.close();
         }
       }
     }

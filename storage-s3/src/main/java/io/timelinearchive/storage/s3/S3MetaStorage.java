@@ -4,36 +4,33 @@ import static java.util.Objects.requireNonNull;
 import static java.util.Objects.requireNonNullElse;
 
 import io.timelinearchive.storage.AppendableLog;
+import io.timelinearchive.storage.DaemonThreads;
 import io.timelinearchive.storage.DeleteFailedException;
 import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.FileIterator;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.OutcomeUnknownException;
+import io.timelinearchive.storage.PagedFileIterator;
+import io.timelinearchive.storage.ServiceRequestCounting;
+import io.timelinearchive.storage.StorageErrors;
 import io.timelinearchive.storage.StorageLocation;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.NoSuchFileException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Collections;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.AbortedException;
@@ -60,7 +57,7 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * #createExclusive}. Reads and deletes never issue a {@code HeadObject} first: a missing key is a
  * {@code NoSuchKey} on the read and a silent success on the delete.
  */
-final class S3MetaStorage implements MetaStorage {
+final class S3MetaStorage implements MetaStorage, ServiceRequestCounting {
   // Extra tries of a conditional write answered 409 ConditionalRequestConflict on its only
   // attempt: S3 says another conditional write on the key was in flight and asks to retry.
   // https://docs.aws.amazon.com/AmazonS3/latest/userguide/conditional-writes.html
@@ -95,7 +92,7 @@ final class S3MetaStorage implements MetaStorage {
             30,
             TimeUnit.SECONDS,
             new LinkedBlockingQueue<>(),
-            daemonThreads("s3-delete-" + bucket + "-"));
+            DaemonThreads.numbered("s3-delete-" + bucket + "-"));
     this.deletes.allowCoreThreadTimeOut(true);
   }
 
@@ -117,7 +114,7 @@ final class S3MetaStorage implements MetaStorage {
     try {
       return client.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArrayUnsafe();
     } catch (NoSuchKeyException e) {
-      throw noSuchFile(file, e);
+      throw StorageErrors.noSuchFile(file, e);
     } catch (SdkException e) {
       throw failure("read", file, e);
     }
@@ -129,7 +126,7 @@ final class S3MetaStorage implements MetaStorage {
     try {
       return new ObjectStream(client.getObject(b -> b.bucket(bucket).key(key)), file);
     } catch (NoSuchKeyException e) {
-      throw noSuchFile(file, e);
+      throw StorageErrors.noSuchFile(file, e);
     } catch (SdkException e) {
       throw failure("open", file, e);
     }
@@ -229,10 +226,7 @@ final class S3MetaStorage implements MetaStorage {
         boolean retried = attempts(e) > 1;
         int status = e instanceof S3Exception s3 ? s3.statusCode() : -1;
         if (status == 412 && !retried) {
-          FileAlreadyExistsException exists =
-              new FileAlreadyExistsException(file.toString(), null, "the object exists");
-          exists.initCause(e);
-          throw exists;
+          throw StorageErrors.alreadyExists(file, "the object exists", e);
         }
         if (status == 409 && !retried && conflicts < CONFLICT_RETRIES) {
           // Our only attempt was refused, so nothing of ours was written: try again.
@@ -258,6 +252,11 @@ final class S3MetaStorage implements MetaStorage {
         throw failure("create", file, e);
       }
     }
+  }
+
+  @Override
+  public boolean supportsAppend() {
+    return false;
   }
 
   @Override
@@ -394,12 +393,6 @@ final class S3MetaStorage implements MetaStorage {
     return stop;
   }
 
-  private static NoSuchFileException noSuchFile(StorageLocation file, SdkException e) {
-    NoSuchFileException missing = new NoSuchFileException(file.toString());
-    missing.initCause(e);
-    return missing;
-  }
-
   private static IOException failure(String action, StorageLocation file, SdkException e) {
     if (isInterrupted(e)) {
       return interrupted(file, e);
@@ -428,23 +421,12 @@ final class S3MetaStorage implements MetaStorage {
     }
   }
 
-  private static ThreadFactory daemonThreads(String prefix) {
-    AtomicInteger next = new AtomicInteger();
-    return task -> {
-      Thread thread = new Thread(task, prefix + next.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
-  }
-
   /** A delimiter listing, one {@code ListObjectsV2} page at a time. */
-  private final class Listing implements FileIterator {
+  private final class Listing extends PagedFileIterator {
     private final StorageLocation folder;
     private final String prefix;
-    private Iterator<S3Object> page = Collections.emptyIterator();
     private String continuation;
     private boolean lastPage;
-    private FileEntry next;
 
     Listing(StorageLocation folder, String prefix) {
       this.folder = folder;
@@ -452,30 +434,10 @@ final class S3MetaStorage implements MetaStorage {
     }
 
     @Override
-    public boolean hasNext() throws IOException {
-      while (next == null) {
-        if (page.hasNext()) {
-          next = entry(page.next());
-        } else if (lastPage) {
-          return false;
-        } else {
-          fetch();
-        }
+    protected List<FileEntry> nextPage() throws IOException {
+      if (lastPage) {
+        return null;
       }
-      return true;
-    }
-
-    @Override
-    public FileEntry next() throws IOException {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      FileEntry entry = next;
-      next = null;
-      return entry;
-    }
-
-    private void fetch() throws IOException {
       ListObjectsV2Response response;
       try {
         // encoding-type=url lets keys with characters XML 1.0 cannot carry come through; the
@@ -492,9 +454,16 @@ final class S3MetaStorage implements MetaStorage {
       } catch (SdkException e) {
         throw failure("list", folder, e);
       }
-      page = response.contents().iterator();
       continuation = response.nextContinuationToken();
       lastPage = !Boolean.TRUE.equals(response.isTruncated()) || continuation == null;
+      List<FileEntry> entries = new ArrayList<>(response.contents().size());
+      for (S3Object object : response.contents()) {
+        FileEntry entry = entry(object);
+        if (entry != null) {
+          entries.add(entry);
+        }
+      }
+      return entries;
     }
 
     private FileEntry entry(S3Object object) {

@@ -1,8 +1,11 @@
-package io.timelinearchive.storage;
+package io.timelinearchive.storage.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.timelinearchive.storage.AbstractMetaStorageContractTest;
+import io.timelinearchive.storage.MetaStorage;
+import io.timelinearchive.storage.StorageLocation;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;

@@ -1,5 +1,9 @@
-package io.timelinearchive.storage;
+package io.timelinearchive.storage.memory;
 
+import io.timelinearchive.storage.MetaStorage;
+import io.timelinearchive.storage.MetaStorageFactory;
+import io.timelinearchive.storage.StorageLocation;
+import io.timelinearchive.storage.memory.InMemoryMetaStorage.Blob;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Set;
@@ -12,7 +16,7 @@ import java.util.concurrent.ConcurrentNavigableMap;
  */
 public final class InMemoryMetaStorageFactory implements MetaStorageFactory {
   public static final String SCHEME = "memory";
-  private static final Map<String, ConcurrentNavigableMap<String, ?>> VOLUMES =
+  private static final Map<String, ConcurrentNavigableMap<String, Blob>> VOLUMES =
       new ConcurrentHashMap<>();
 
   @Override
@@ -25,7 +29,7 @@ public final class InMemoryMetaStorageFactory implements MetaStorageFactory {
     if (!root.scheme().equals(SCHEME)) {
       throw new IllegalArgumentException("not a memory location: " + root);
     }
-    return InMemoryMetaStorage.onVolume(
+    return new InMemoryMetaStorage(
         SCHEME,
         VOLUMES.computeIfAbsent(root.authority(), a -> InMemoryMetaStorage.newVolume()),
         Clock.systemUTC());

@@ -8,8 +8,13 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 
-/** A store that passes every call to another: test decorators override what they change. */
-public abstract class ForwardingMetaStorage implements MetaStorage {
+/**
+ * A storage that passes every call to another, for decorators (counting, fault injection, a store
+ * seen without append): a subclass overrides only what it changes. A log from {@link #openLog} is
+ * the delegate's own; a decorator of appends wraps it in a {@link ForwardingAppendableLog}. Service
+ * requests are the delegate's, where it counts them.
+ */
+public abstract class ForwardingMetaStorage implements MetaStorage, ServiceRequestCounting {
   protected final MetaStorage delegate;
 
   protected ForwardingMetaStorage(MetaStorage delegate) {
@@ -37,6 +42,11 @@ public abstract class ForwardingMetaStorage implements MetaStorage {
   }
 
   @Override
+  public boolean supportsAppend() {
+    return delegate.supportsAppend();
+  }
+
+  @Override
   public Optional<AppendableLog> openLog(StorageLocation file) throws IOException {
     return delegate.openLog(file);
   }
@@ -46,9 +56,10 @@ public abstract class ForwardingMetaStorage implements MetaStorage {
     delegate.deleteAll(files);
   }
 
+  /** The delegate's counts, or none where it does not count. */
   @Override
   public Map<String, Long> serviceRequests() {
-    return delegate.serviceRequests();
+    return ServiceRequestCounting.countsOf(delegate);
   }
 
   @Override

@@ -1,7 +1,13 @@
-package io.timelinearchive.storage;
+package io.timelinearchive.storage.memory;
 
 import static java.util.Objects.requireNonNull;
 
+import io.timelinearchive.storage.AppendableLog;
+import io.timelinearchive.storage.FileEntry;
+import io.timelinearchive.storage.FileIterator;
+import io.timelinearchive.storage.MetaStorage;
+import io.timelinearchive.storage.StorageLocation;
+import io.timelinearchive.storage.Utf8Order;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,7 +16,6 @@ import java.nio.file.NoSuchFileException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +28,10 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * operation is atomic. Append is supported, so both archive-writing paths can be exercised.
  */
 final class InMemoryMetaStorage implements MetaStorage {
-  private record Blob(byte[] content, Instant lastModified) {}
+  /**
+   * A file's content and time; replaced whole by every change, so readers never see a partial one.
+   */
+  record Blob(byte[] content, Instant lastModified) {}
 
   private final String scheme;
   private final ConcurrentNavigableMap<String, Blob> blobs;
@@ -35,15 +43,9 @@ final class InMemoryMetaStorage implements MetaStorage {
     this.clock = requireNonNull(clock, "clock is null");
   }
 
-  static ConcurrentNavigableMap<String, ?> newVolume() {
+  static ConcurrentNavigableMap<String, Blob> newVolume() {
     // Keys sort as object stores list them, so listing a prefix yields names in UTF-8 byte order.
-    return new ConcurrentSkipListMap<String, Blob>(Utf8Order.COMPARATOR);
-  }
-
-  @SuppressWarnings("unchecked")
-  static InMemoryMetaStorage onVolume(
-      String scheme, ConcurrentNavigableMap<String, ?> volume, Clock clock) {
-    return new InMemoryMetaStorage(scheme, (ConcurrentNavigableMap<String, Blob>) volume, clock);
+    return new ConcurrentSkipListMap<>(Utf8Order.COMPARATOR);
   }
 
   @Override
@@ -90,11 +92,17 @@ final class InMemoryMetaStorage implements MetaStorage {
   }
 
   @Override
+  public boolean supportsAppend() {
+    return true;
+  }
+
+  @Override
   public Optional<AppendableLog> openLog(StorageLocation file) {
     String key = key(file);
     Blob fresh = new Blob(new byte[0], clock.instant());
     Blob existing = blobs.putIfAbsent(key, fresh);
-    return Optional.of(new Log(file, key, (existing == null ? fresh : existing).content().length));
+    long length = (existing == null ? fresh : existing).content().length;
+    return Optional.of(new InMemoryAppendableLog(file, key, length, blobs, clock));
   }
 
   @Override
@@ -117,53 +125,5 @@ final class InMemoryMetaStorage implements MetaStorage {
       throw new IllegalArgumentException("not a " + scheme + " location: " + location);
     }
     return location.authority() + "/" + location.path();
-  }
-
-  private final class Log implements AppendableLog {
-    private final StorageLocation location;
-    private final String key;
-    private long length;
-
-    Log(StorageLocation location, String key, long length) {
-      this.location = location;
-      this.key = key;
-      this.length = length;
-    }
-
-    @Override
-    public StorageLocation location() {
-      return location;
-    }
-
-    @Override
-    public long length() {
-      return length;
-    }
-
-    @Override
-    public void append(byte[] bytes) throws IOException {
-      Blob current = blobs.get(key);
-      if (current == null) {
-        throw new NoSuchFileException(location.toString(), null, "deleted while appending");
-      }
-      if (current.content().length != length) {
-        throw new IOException(
-            "concurrent append to "
-                + location
-                + ": expected length "
-                + length
-                + ", found "
-                + current.content().length);
-      }
-      byte[] grown = Arrays.copyOf(current.content(), current.content().length + bytes.length);
-      System.arraycopy(bytes, 0, grown, current.content().length, bytes.length);
-      if (!blobs.replace(key, current, new Blob(grown, clock.instant()))) {
-        throw new IOException("concurrent append to " + location);
-      }
-      length = grown.length;
-    }
-
-    @Override
-    public void close() {}
   }
 }

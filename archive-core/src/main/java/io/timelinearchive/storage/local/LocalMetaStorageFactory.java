@@ -1,5 +1,8 @@
-package io.timelinearchive.storage;
+package io.timelinearchive.storage.local;
 
+import io.timelinearchive.storage.MetaStorage;
+import io.timelinearchive.storage.MetaStorageFactory;
+import io.timelinearchive.storage.StorageLocation;
 import java.util.Map;
 import java.util.Set;
 
@@ -21,6 +24,6 @@ public final class LocalMetaStorageFactory implements MetaStorageFactory {
       throw new IllegalArgumentException(
           "a file location has no authority (write file:///path): " + root);
     }
-    return new LocalMetaStorage(true, LocalMetaStorage.DEFAULT_LOCK_WAIT);
+    return new LocalMetaStorage(true, LocalExclusiveCreate.DEFAULT_LOCK_WAIT);
   }
 }

@@ -1,7 +1,10 @@
-package io.timelinearchive.storage;
+package io.timelinearchive.storage.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.timelinearchive.storage.AbstractMetaStorageContractTest;
+import io.timelinearchive.storage.MetaStorage;
+import io.timelinearchive.storage.StorageLocation;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;

@@ -1,9 +1,15 @@
-package io.timelinearchive.storage;
+package io.timelinearchive.storage.local;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.timelinearchive.storage.AbstractMetaStorageContractTest;
+import io.timelinearchive.storage.AppendableLog;
+import io.timelinearchive.storage.DeleteFailedException;
+import io.timelinearchive.storage.MetaStorage;
+import io.timelinearchive.storage.MetaStorages;
+import io.timelinearchive.storage.StorageLocation;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
