@@ -2,7 +2,7 @@ package io.timelinearchive.format;
 
 import java.nio.charset.StandardCharsets;
 
-/** Constants of Hudi's log format version 1 as the archive uses it (HUDI-FORMAT.md §4). */
+/** Constants of Hudi's log format version 1 as the archive uses it (docs/HUDI-FORMAT.md §4). */
 final class LogBlockFormat {
   static final byte[] MAGIC = "#HUDI#".getBytes(StandardCharsets.US_ASCII);
   static final int LOG_FORMAT_VERSION = 1;

@@ -12,7 +12,7 @@ import org.apache.avro.Schema;
 import org.junit.jupiter.api.Test;
 
 /**
- * Facts of HUDI-FORMAT.md §5. (That the schema JSON equals Hudi 0.15's generated classes was
+ * Facts of docs/HUDI-FORMAT.md §5. (That the schema JSON equals Hudi 0.15's generated classes was
  * checked against hudi-common 0.15.0 itself; archive-it is the place for that with Hudi's jars.)
  */
 class TestArchiveSchemas {

@@ -32,7 +32,7 @@ import org.apache.hudi.table.HoodieJavaTable;
 
 /**
  * A small table written by Apache Hudi 0.15's own {@link HoodieJavaWriteClient}, with the settings
- * that make it write reliably on a local disk or HDFS (HUDI-FORMAT.md §6): no metadata table, no
+ * that make it write reliably on a local disk or HDFS (docs/HUDI-FORMAT.md §6): no metadata table, no
  * timeline server, direct markers, archival off while writing, cleaning on. Every write is an
  * upsert of the same few keys into one partition, so each commit replaces file versions the cleaner
  * can then remove.
