@@ -18,9 +18,9 @@ import org.apache.avro.generic.GenericRecord;
 
 /**
  * Turns one instant state file into an archive entry, following Hudi 0.15's archiver
- * (docs/HUDI-FORMAT.md §5): the common fields, the details by action and state, and always the file's
- * bytes in {@link EntryFields#RAW_CONTENT}. Records from Avro instant files are kept as read, under
- * the schema embedded in the file. Thread-safe.
+ * (docs/HUDI-FORMAT.md §5): the common fields, the details by action and state, and always the
+ * file's bytes in {@link EntryFields#RAW_CONTENT}. Records from Avro instant files are kept as
+ * read, under the schema embedded in the file. Thread-safe.
  */
 public final class ArchiveEntryConverter {
   private static final ObjectMapper JSON = new ObjectMapper();

@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A log block assembled field by field from docs/HUDI-FORMAT.md §4 with a ByteBuffer, independent of the
- * production encoder. Fields can be set wrong on purpose.
+ * A log block assembled field by field from docs/HUDI-FORMAT.md §4 with a ByteBuffer, independent
+ * of the production encoder. Fields can be set wrong on purpose.
  */
 final class HandBlock {
   record Entry(int key, byte[] value) {}

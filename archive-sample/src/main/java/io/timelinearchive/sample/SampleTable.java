@@ -3,10 +3,6 @@ package io.timelinearchive.sample;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import io.timelinearchive.format.ArchiveSchemas;
-import io.timelinearchive.format.AvroInstantFiles;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.Action;
@@ -14,18 +10,14 @@ import io.timelinearchive.timeline.HoodieTable;
 import io.timelinearchive.timeline.State;
 import io.timelinearchive.timeline.TimelineInstant;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.UUID;
-import org.apache.avro.generic.GenericRecord;
 
 /**
  * Writes a realistic Hudi 0.x table timeline: commit metadata JSON with write stats, Avro cleaner
@@ -35,9 +27,6 @@ import org.apache.avro.generic.GenericRecord;
  */
 public final class SampleTable {
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyyMMddHHmmssSSS");
-  private static final ObjectMapper JSON =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-  private static final List<String> PARTITIONS = List.of("2026/11/01", "2026/11/02", "2026/11/03");
 
   /**
    * What to write.
@@ -97,6 +86,7 @@ public final class SampleTable {
   private final StorageLocation meta;
   private final Spec spec;
   private final Random random;
+  private final SampleInstantFiles files;
   private final SortedMap<String, TimelineInstant> written = new TreeMap<>();
   private LocalDateTime clock;
 
@@ -105,6 +95,7 @@ public final class SampleTable {
     this.meta = base.resolve(HoodieTable.META_FOLDER);
     this.spec = spec;
     this.random = new Random(spec.seed());
+    this.files = new SampleInstantFiles(random);
     this.clock = spec.start();
   }
 
@@ -137,10 +128,12 @@ public final class SampleTable {
       String t = next();
       Action action = spec.mergeOnRead() ? Action.DELTA_COMMIT : Action.COMMIT;
       put(new TimelineInstant(t, action, State.REQUESTED), new byte[0]);
-      put(new TimelineInstant(t, action, State.INFLIGHT), json(inflightMetadata()));
+      put(
+          new TimelineInstant(t, action, State.INFLIGHT),
+          SampleInstantFiles.json(files.inflightMetadata()));
       put(
           new TimelineInstant(t, action, State.COMPLETED),
-          json(commitMetadata(t, completedWrites, false)));
+          SampleInstantFiles.json(files.commitMetadata(t, completedWrites, false)));
       completedWrites.add(t);
       sinceCompaction++;
 
@@ -148,46 +141,50 @@ public final class SampleTable {
         String c = next();
         put(
             new TimelineInstant(c, Action.COMPACTION, State.REQUESTED),
-            avro(compactionPlan(completedWrites)));
+            SampleInstantFiles.avro(files.compactionPlan(completedWrites)));
         put(new TimelineInstant(c, Action.COMPACTION, State.INFLIGHT), new byte[0]);
         put(
             new TimelineInstant(c, Action.COMMIT, State.COMPLETED),
-            json(commitMetadata(c, completedWrites, true)));
+            SampleInstantFiles.json(files.commitMetadata(c, completedWrites, true)));
         completedWrites.add(c);
         sinceCompaction = 0;
       }
       if (spec.cleanEvery() > 0 && n % spec.cleanEvery() == 0 && completedWrites.size() > 2) {
         String k = next();
         String retain = completedWrites.get(Math.max(0, completedWrites.size() - 10));
-        byte[] plan = avro(cleanerPlan(retain, completedWrites.get(completedWrites.size() - 1)));
+        byte[] plan =
+            SampleInstantFiles.avro(
+                files.cleanerPlan(retain, completedWrites.get(completedWrites.size() - 1)));
         put(new TimelineInstant(k, Action.CLEAN, State.REQUESTED), plan);
         put(new TimelineInstant(k, Action.CLEAN, State.INFLIGHT), plan);
         put(
             new TimelineInstant(k, Action.CLEAN, State.COMPLETED),
-            avro(cleanMetadata(k, retain, completedWrites)));
+            SampleInstantFiles.avro(files.cleanMetadata(k, retain, completedWrites)));
       }
       if (n == spec.rollbackAt()) {
         String failed = next();
         String r = next();
         put(
             new TimelineInstant(r, Action.ROLLBACK, State.REQUESTED),
-            avro(rollbackPlan(failed, action)));
+            SampleInstantFiles.avro(files.rollbackPlan(failed, action)));
         put(new TimelineInstant(r, Action.ROLLBACK, State.INFLIGHT), new byte[0]);
         put(
             new TimelineInstant(r, Action.ROLLBACK, State.COMPLETED),
-            avro(rollbackMetadata(r, failed, action)));
+            SampleInstantFiles.avro(files.rollbackMetadata(r, failed, action)));
       }
       if (n == spec.savepointAt()) {
         // Hudi gives a savepoint the time of the commit it keeps.
         put(new TimelineInstant(t, Action.SAVEPOINT, State.INFLIGHT), new byte[0]);
-        put(new TimelineInstant(t, Action.SAVEPOINT, State.COMPLETED), avro(savepointMetadata(t)));
+        put(
+            new TimelineInstant(t, Action.SAVEPOINT, State.COMPLETED),
+            SampleInstantFiles.avro(files.savepointMetadata(t)));
       }
     }
     if (spec.pendingCompaction()) {
       String c = next();
       put(
           new TimelineInstant(c, Action.COMPACTION, State.REQUESTED),
-          avro(compactionPlan(completedWrites)));
+          SampleInstantFiles.avro(files.compactionPlan(completedWrites)));
     }
   }
 
@@ -200,270 +197,5 @@ public final class SampleTable {
     String name = instant.fileName();
     storage.createExclusive(meta.resolve(name), content);
     written.put(name, instant);
-  }
-
-  private Map<String, Object> inflightMetadata() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("partitionToWriteStats", Map.of());
-    m.put("compacted", false);
-    m.put("extraMetadata", Map.of());
-    m.put("operationType", "UPSERT");
-    return m;
-  }
-
-  private Map<String, Object> commitMetadata(
-      String time, List<String> previous, boolean compacted) {
-    Map<String, Object> stats = new LinkedHashMap<>();
-    for (String partition : PARTITIONS) {
-      List<Map<String, Object>> files = new ArrayList<>();
-      int n = 1 + random.nextInt(2);
-      for (int i = 0; i < n; i++) {
-        String fileId = new UUID(random.nextLong(), random.nextLong()) + "-0";
-        long writes = 100 + random.nextInt(5000);
-        long bytes = writes * (80 + random.nextInt(40));
-        Map<String, Object> s = new LinkedHashMap<>();
-        s.put("fileId", fileId);
-        s.put(
-            "path", partition + "/" + fileId + "_0-" + i + "-" + (i + 3) + "_" + time + ".parquet");
-        s.put("cdcStats", null);
-        s.put("prevCommit", previous.isEmpty() ? "null" : previous.get(previous.size() - 1));
-        s.put("numWrites", writes);
-        s.put("numDeletes", random.nextInt(5));
-        s.put("numUpdateWrites", compacted ? writes : random.nextInt((int) writes));
-        s.put("numInserts", compacted ? 0 : writes / 2);
-        s.put("totalWriteBytes", bytes);
-        s.put("totalWriteErrors", 0);
-        s.put("tempPath", null);
-        s.put("partitionPath", partition);
-        s.put("totalLogRecords", compacted ? writes : 0);
-        s.put("totalLogFilesCompacted", compacted ? 2 : 0);
-        s.put("totalLogSizeCompacted", compacted ? bytes / 3 : 0);
-        s.put("totalUpdatedRecordsCompacted", compacted ? writes / 3 : 0);
-        s.put("totalLogBlocks", compacted ? 4 : 0);
-        s.put("totalCorruptLogBlock", 0);
-        s.put("totalRollbackBlocks", 0);
-        s.put("fileSizeInBytes", bytes);
-        s.put("minEventTime", null);
-        s.put("maxEventTime", null);
-        s.put(
-            "runtimeStats",
-            Map.of(
-                "totalScanTime", 0, "totalUpsertTime", random.nextInt(900), "totalCreateTime", 0));
-        files.add(s);
-      }
-      stats.put(partition, files);
-    }
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("partitionToWriteStats", stats);
-    m.put("compacted", compacted);
-    m.put(
-        "extraMetadata",
-        Map.of(
-            "schema",
-            "{\"type\":\"record\",\"name\":\"sample_record\",\"fields\":[{\"name\":\"id\",\"type\":\"string\"},{\"name\":\"ts\",\"type\":\"long\"}]}"));
-    m.put("operationType", compacted ? null : "UPSERT");
-    return m;
-  }
-
-  private GenericRecord compactionPlan(List<String> completedWrites) {
-    String base = completedWrites.isEmpty() ? "00000000000000000" : completedWrites.get(0);
-    List<GenericRecord> operations = new ArrayList<>();
-    for (String partition : PARTITIONS) {
-      String fileId = new UUID(random.nextLong(), random.nextLong()) + "-0";
-      operations.add(
-          AvroValues.record(
-              AvroValues.nested(ArchiveSchemas.COMPACTION_PLAN, "operations"),
-              Map.of(
-                  "baseInstantTime",
-                  base,
-                  "deltaFilePaths",
-                  List.of(partition + "/." + fileId + "_" + base + ".log.1_0-1-0"),
-                  "dataFilePath",
-                  partition + "/" + fileId + "_0-1-0_" + base + ".parquet",
-                  "fileId",
-                  fileId,
-                  "partitionPath",
-                  partition,
-                  "metrics",
-                  Map.of("TOTAL_LOG_FILES", 1.0, "TOTAL_IO_MB", 12.5))));
-    }
-    return AvroValues.record(
-        ArchiveSchemas.COMPACTION_PLAN, Map.of("operations", operations, "version", 2));
-  }
-
-  private GenericRecord cleanerPlan(String retain, String lastCompleted) {
-    Map<String, Object> fileInfos = new LinkedHashMap<>();
-    for (String partition : PARTITIONS) {
-      fileInfos.put(
-          partition,
-          List.of(
-              AvroValues.record(
-                  AvroValues.nested(
-                      ArchiveSchemas.CLEANER_PLAN, "filePathsToBeDeletedPerPartition"),
-                  Map.of(
-                      "filePath",
-                      partition
-                          + "/"
-                          + new UUID(random.nextLong(), random.nextLong())
-                          + "-0_0-1-0_"
-                          + retain
-                          + ".parquet",
-                      "isBootstrapBaseFile",
-                      false))));
-    }
-    return AvroValues.record(
-        ArchiveSchemas.CLEANER_PLAN,
-        Map.of(
-            "earliestInstantToRetain",
-            AvroValues.record(
-                AvroValues.nested(ArchiveSchemas.CLEANER_PLAN, "earliestInstantToRetain"),
-                Map.of("timestamp", retain, "action", "commit", "state", "COMPLETED")),
-            "lastCompletedCommitTimestamp",
-            lastCompleted,
-            "policy",
-            "KEEP_LATEST_COMMITS",
-            "version",
-            2,
-            "filePathsToBeDeletedPerPartition",
-            fileInfos));
-  }
-
-  private GenericRecord cleanMetadata(String time, String retain, List<String> completedWrites) {
-    Map<String, Object> partitions = new LinkedHashMap<>();
-    for (String partition : PARTITIONS) {
-      String file =
-          partition
-              + "/"
-              + new UUID(random.nextLong(), random.nextLong())
-              + "-0_0-1-0_"
-              + retain
-              + ".parquet";
-      partitions.put(
-          partition,
-          AvroValues.record(
-              AvroValues.nested(ArchiveSchemas.CLEAN_METADATA, "partitionMetadata"),
-              Map.of(
-                  "partitionPath", partition,
-                  "policy", "KEEP_LATEST_COMMITS",
-                  "deletePathPatterns", List.of(file),
-                  "successDeleteFiles", List.of(file),
-                  "failedDeleteFiles", List.of())));
-    }
-    return AvroValues.record(
-        ArchiveSchemas.CLEAN_METADATA,
-        Map.of(
-            "startCleanTime",
-            time,
-            "timeTakenInMillis",
-            200L + random.nextInt(2000),
-            "totalFilesDeleted",
-            PARTITIONS.size(),
-            "earliestCommitToRetain",
-            retain,
-            "lastCompletedCommitTimestamp",
-            completedWrites.get(completedWrites.size() - 1),
-            "partitionMetadata",
-            partitions,
-            "version",
-            2));
-  }
-
-  private GenericRecord rollbackPlan(String failed, Action action) {
-    return AvroValues.record(
-        ArchiveSchemas.ROLLBACK_PLAN,
-        Map.of(
-            "instantToRollback",
-            AvroValues.record(
-                AvroValues.nested(ArchiveSchemas.ROLLBACK_PLAN, "instantToRollback"),
-                Map.of("commitTime", failed, "action", action.actionName())),
-            "version",
-            1));
-  }
-
-  private GenericRecord rollbackMetadata(String time, String failed, Action action) {
-    Map<String, Object> partitions = new LinkedHashMap<>();
-    for (String partition : PARTITIONS) {
-      partitions.put(
-          partition,
-          AvroValues.record(
-              AvroValues.nested(ArchiveSchemas.ROLLBACK_METADATA, "partitionMetadata"),
-              Map.of(
-                  "partitionPath", partition,
-                  "successDeleteFiles",
-                      List.of(
-                          partition
-                              + "/"
-                              + new UUID(random.nextLong(), random.nextLong())
-                              + "-0_0-1-0_"
-                              + failed
-                              + ".parquet"),
-                  "failedDeleteFiles", List.of())));
-    }
-    return AvroValues.record(
-        ArchiveSchemas.ROLLBACK_METADATA,
-        Map.of(
-            "startRollbackTime",
-            time,
-            "timeTakenInMillis",
-            150L,
-            "totalFilesDeleted",
-            PARTITIONS.size(),
-            "commitsRollback",
-            List.of(failed),
-            "partitionMetadata",
-            partitions,
-            "version",
-            1,
-            "instantsRollback",
-            List.of(
-                AvroValues.record(
-                    AvroValues.nested(ArchiveSchemas.ROLLBACK_PLAN, "instantToRollback"),
-                    Map.of("commitTime", failed, "action", action.actionName())))));
-  }
-
-  private GenericRecord savepointMetadata(String savepointedCommit) {
-    Map<String, Object> partitions = new LinkedHashMap<>();
-    for (String partition : PARTITIONS) {
-      partitions.put(
-          partition,
-          AvroValues.record(
-              AvroValues.nested(ArchiveSchemas.SAVEPOINT_METADATA, "partitionMetadata"),
-              Map.of(
-                  "partitionPath",
-                  partition,
-                  "savepointDataFile",
-                  List.of(
-                      partition
-                          + "/"
-                          + new UUID(random.nextLong(), random.nextLong())
-                          + "-0_0-1-0_"
-                          + savepointedCommit
-                          + ".parquet"))));
-    }
-    return AvroValues.record(
-        ArchiveSchemas.SAVEPOINT_METADATA,
-        Map.of(
-            "savepointedBy",
-            "timeline-archive-demo",
-            "savepointedAt",
-            1_700_000_000L,
-            "comments",
-            "before the November backfill",
-            "partitionMetadata",
-            partitions,
-            "version",
-            1));
-  }
-
-  private static byte[] json(Map<String, Object> value) {
-    try {
-      return JSON.writeValueAsBytes(value);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static byte[] avro(GenericRecord record) {
-    return AvroInstantFiles.serialize(record);
   }
 }
