@@ -5,6 +5,7 @@ import io.timelinearchive.archive.restore.RestoreRefusedException;
 import io.timelinearchive.format.CorruptArchiveException;
 import io.timelinearchive.format.InstantConversionException;
 import io.timelinearchive.timeline.InvalidTableFileException;
+import io.timelinearchive.timeline.UnsupportedTableException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
@@ -37,7 +38,7 @@ import picocli.CommandLine.ScopeType;
       "0:ok",
       "1:unexpected failure",
       "2:usage error (bad option or setting)",
-      "3:bad input (unreadable instant file, corrupt archive, not a Hudi table, an unarchive"
+      "3:bad input (unreadable instant file, corrupt archive, not a Hudi 0.x table, an unarchive"
           + " refused)",
       "4:the archive lock is held by another archiver"
     })
@@ -116,6 +117,7 @@ public final class TimelineArchiveCommand {
     }
     if (e instanceof InstantConversionException
         || e instanceof InvalidTableFileException
+        || e instanceof UnsupportedTableException
         || e instanceof CorruptArchiveException
         || e instanceof RestoreRefusedException
         || e instanceof NoSuchFileException) {

@@ -23,6 +23,17 @@ public record HoodieTable(StorageLocation base, Map<String, String> properties) 
   public static final String ARCHIVE_FOLDER_KEY = "hoodie.archivelog.folder";
   public static final String DEFAULT_ARCHIVE_FOLDER = "archived";
   public static final String AUX_FOLDER = ".aux";
+  public static final String TABLE_VERSION = "hoodie.table.version";
+  public static final String TIMELINE_LAYOUT_VERSION = "hoodie.timeline.layout.version";
+
+  /** Hudi 1.x keeps its timeline in this sub-folder of {@code .hoodie/}; 0.x never does. */
+  public static final String TIMELINE_FOLDER = "timeline";
+
+  /** Table versions of Hudi 0.x (0.5 wrote none, which Hudi reads as 0; 0.14 and 0.15 write 6). */
+  private static final int NEWEST_TABLE_VERSION = 6;
+
+  /** Timeline layouts of Hudi 0.x: 0 (one file per state, 0.5) and 1 (0.7 on). */
+  private static final int NEWEST_LAYOUT_VERSION = 1;
 
   public HoodieTable {
     requireNonNull(base, "base is null");
@@ -30,9 +41,11 @@ public record HoodieTable(StorageLocation base, Map<String, String> properties) 
   }
 
   /**
-   * Reads {@code <base>/.hoodie/hoodie.properties}.
+   * Reads {@code <base>/.hoodie/hoodie.properties} and checks that the table is one of Hudi 0.x:
+   * its table and timeline layout versions, and no Hudi 1.x timeline folder. Nothing is written.
    *
    * @throws NoSuchFileException naming the properties file when {@code base} is not a Hudi table
+   * @throws UnsupportedTableException naming the version when the table is not a Hudi 0.x table
    */
   public static HoodieTable load(MetaStorage storage, StorageLocation base) throws IOException {
     StorageLocation file = base.resolve(META_FOLDER).resolve(PROPERTIES_FILE);
@@ -54,7 +67,58 @@ public record HoodieTable(StorageLocation base, Map<String, String> properties) 
     }
     Map<String, String> map = new TreeMap<>();
     properties.forEach((k, v) -> map.put(k.toString(), v.toString()));
-    return new HoodieTable(base, map);
+    HoodieTable table = new HoodieTable(base, map);
+    table.checkVersion(storage, file);
+    return table;
+  }
+
+  private void checkVersion(MetaStorage storage, StorageLocation file) throws IOException {
+    int tableVersion = version(file, TABLE_VERSION);
+    int layoutVersion = version(file, TIMELINE_LAYOUT_VERSION);
+    if (tableVersion > NEWEST_TABLE_VERSION || layoutVersion > NEWEST_LAYOUT_VERSION) {
+      throw unsupported(
+          TABLE_VERSION
+              + "="
+              + properties.getOrDefault(TABLE_VERSION, "0")
+              + " and "
+              + TIMELINE_LAYOUT_VERSION
+              + "="
+              + properties.getOrDefault(TIMELINE_LAYOUT_VERSION, "0")
+              + (tableVersion >= 8 ? " (Hudi 1.x)" : ""));
+    }
+    if (storage.list(metaFolder().resolve(TIMELINE_FOLDER)).hasNext()) {
+      throw unsupported(
+          metaFolder().resolve(TIMELINE_FOLDER) + " exists: Hudi 1.x keeps its timeline there");
+    }
+  }
+
+  /** A version property, absent meaning 0 as Hudi reads it. */
+  private int version(StorageLocation file, String key) throws InvalidTableFileException {
+    String value = properties.get(key);
+    if (value == null) {
+      return 0;
+    }
+    try {
+      int version = Integer.parseInt(value.strip());
+      if (version < 0) {
+        throw new NumberFormatException();
+      }
+      return version;
+    } catch (NumberFormatException e) {
+      throw new InvalidTableFileException(file, key + "='" + value + "' is not a version", e);
+    }
+  }
+
+  private UnsupportedTableException unsupported(String what) {
+    return new UnsupportedTableException(
+        base
+            + " is not a table timeline-archive handles: "
+            + what
+            + "; it handles Hudi 0.x tables (table versions 0 to "
+            + NEWEST_TABLE_VERSION
+            + ", timeline layouts 0 and "
+            + NEWEST_LAYOUT_VERSION
+            + "); nothing was changed");
   }
 
   public StorageLocation metaFolder() {

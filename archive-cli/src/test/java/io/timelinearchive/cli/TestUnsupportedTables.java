@@ -1,0 +1,45 @@
+package io.timelinearchive.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SortedMap;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** A table of Hudi 1.x (or any version we do not know) is refused by every command, exit 3. */
+class TestUnsupportedTables {
+  @TempDir Path table;
+
+  @ParameterizedTest
+  @ValueSource(strings = {"plan", "archive", "show active", "show archived", "unarchive"})
+  void aHudi1TableIsRefusedWithExit3AndNothingChanges(String command) throws Exception {
+    Tables.write(table, Tables.SMALL);
+    Path properties = table.resolve(".hoodie/hoodie.properties");
+    Files.writeString(
+        properties,
+        Files.readString(properties)
+            .replace("hoodie.table.version=6", "hoodie.table.version=8")
+            .replace("hoodie.timeline.layout.version=1", "hoodie.timeline.layout.version=2"));
+    SortedMap<String, String> before = Tables.snapshot(table);
+
+    List<String> args = new ArrayList<>(List.of(command.split(" ")));
+    args.add(table.toString());
+    if (command.equals("unarchive")) {
+      args.addAll(List.of("--from", "0", "--to", "9"));
+    }
+    Cli.Run run = Cli.run(args.toArray(String[]::new));
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(3);
+    assertThat(run.errLines().get(0))
+        .contains("hoodie.table.version=8")
+        .contains("(Hudi 1.x)")
+        .contains("nothing was changed");
+    assertThat(Tables.snapshot(table)).isEqualTo(before);
+    assertThat(table.resolve(".hoodie/archived")).doesNotExist();
+  }
+}
