@@ -154,9 +154,10 @@ final class CommitBounds {
       }
     }
     if (t.firstInflightReplaceCommit >= 0) {
-      int before = t.countBefore(t.commits, t.time(t.firstInflightReplaceCommit));
-      if (before > 0 && (oldest < 0 || oldest > t.commits.get(before - 1))) {
-        oldest = t.commits.get(before - 1);
+      // Hudi counts the commits of every type here, deltacommits too on any table.
+      int before = t.countBefore(t.allCommits, t.time(t.firstInflightReplaceCommit));
+      if (before > 0 && (oldest < 0 || oldest > t.allCommits.get(before - 1))) {
+        oldest = t.allCommits.get(before - 1);
         why =
             " stays: it is the last completed commit before the inflight replacecommit at "
                 + t.time(t.firstInflightReplaceCommit);

@@ -20,7 +20,15 @@ final class GroupedTimeline {
   int[] start;
   TimelineInstant[] latest;
 
+  /**
+   * Hudi's completed commits timeline, the commits archival counts and archives: commit and
+   * replacecommit, and on a merge-on-read table deltacommit too.
+   */
   final Ints commits = new Ints();
+
+  /** Completed commit, deltacommit and replacecommit instants whatever the table type. */
+  final Ints allCommits = new Ints();
+
   final Ints cleans = new Ints();
   final Ints rollbacks = new Ints();
   final Ints deltaCommits = new Ints();
@@ -32,8 +40,11 @@ final class GroupedTimeline {
   int firstInflightReplaceCommit = -1;
   int lastCompletedCommitAction = -1;
 
-  GroupedTimeline(List<TimelineInstant> files) {
+  private final boolean mergeOnRead;
+
+  GroupedTimeline(List<TimelineInstant> files, boolean mergeOnRead) {
     this.files = files;
+    this.mergeOnRead = mergeOnRead;
     group();
     classify();
   }
@@ -69,9 +80,21 @@ final class GroupedTimeline {
         switch (action) {
           case COMMIT -> {
             commits.add(g);
+            allCommits.add(g);
             lastCompletedCommitAction = g;
           }
-          case DELTA_COMMIT, REPLACE_COMMIT -> commits.add(g);
+          case REPLACE_COMMIT -> {
+            commits.add(g);
+            allCommits.add(g);
+          }
+          case DELTA_COMMIT -> {
+            // A copy-on-write table's commits timeline leaves deltacommits out (a table whose
+            // type was changed keeps them), as Hudi's HoodieTableMetaClient#getCommitsTimeline.
+            if (mergeOnRead) {
+              commits.add(g);
+            }
+            allCommits.add(g);
+          }
           case CLEAN -> cleans.add(g);
           case ROLLBACK -> rollbacks.add(g);
           case SAVEPOINT -> {

@@ -53,7 +53,9 @@ public final class InstantSelector {
     private int maxCommits;
 
     Selection(Timeline timeline, TableFacts facts, ArchivalPolicy policy, java.time.Instant now) {
-      this.t = new GroupedTimeline(timeline.instants());
+      this.t =
+          new GroupedTimeline(
+              timeline.instants(), facts.tableType() == TableFacts.TableType.MERGE_ON_READ);
       this.facts = facts;
       this.policy = policy;
       this.now = now;
@@ -79,11 +81,11 @@ public final class InstantSelector {
     private void widenMinAndMax() {
       minCommits = policy.minCommits();
       maxCommits = policy.maxCommits();
-      Optional<Integer> earliest = earliestCommitToRetainForCleaner();
+      Optional<String> earliest = earliestCommitToRetainForCleaner();
       if (earliest.isEmpty()) {
         return;
       }
-      int neededByCleaner = t.commits.size() - earliest.get() - 1 + 2;
+      int neededByCleaner = t.commits.size() - t.countAtOrBefore(t.commits, earliest.get()) + 2;
       if (policy.minCommits() >= neededByCleaner) {
         return;
       }
@@ -108,7 +110,7 @@ public final class InstantSelector {
               + " "
               + cleaner
               + ", earliest commit to retain "
-              + t.time(t.commits.get(earliest.get()))
+              + earliest.get()
               + "); as Hudi does, using "
               + ArchivalPolicy.MIN_COMMITS
               + "="
@@ -119,41 +121,52 @@ public final class InstantSelector {
               + maxCommits);
     }
 
-    /** Hudi's CleanerUtils.getEarliestCommitToRetain, as a position in {@code commits}. */
-    private Optional<Integer> earliestCommitToRetainForCleaner() {
-      int count = t.commits.size();
+    /**
+     * Hudi's CleanerUtils.getEarliestCommitToRetain, as Hudi's archiver calls it: over the commits
+     * of every type (deltacommits too, on any table), from the latest commit archival counts.
+     */
+    private Optional<String> earliestCommitToRetainForCleaner() {
+      Ints all = t.allCommits;
+      int count = all.size();
       if (policy.cleanerPolicy() == CleanerPolicy.KEEP_LATEST_COMMITS
           && count > policy.cleanerCommitsRetained()) {
         int nth = count - policy.cleanerCommitsRetained();
         if (nth >= count) {
           return Optional.empty();
         }
-        if (t.firstPendingCommit >= 0 && t.commits.get(nth) > t.firstPendingCommit) {
+        if (t.firstPendingCommit >= 0 && all.get(nth) > t.firstPendingCommit) {
           // never later than the oldest pending commit: the last completed one before it
-          int before = t.countBefore(t.commits, t.time(t.firstPendingCommit));
-          return before == 0 ? Optional.empty() : Optional.of(before - 1);
+          int before = t.countBefore(all, t.time(t.firstPendingCommit));
+          return before == 0 ? Optional.empty() : Optional.of(t.time(all.get(before - 1)));
         }
-        return Optional.of(nth);
+        return Optional.of(t.time(all.get(nth)));
       }
       if (policy.cleanerPolicy() == CleanerPolicy.KEEP_LATEST_BY_HOURS && count > 0) {
-        String latestTime = t.time(t.commits.get(count - 1));
-        Optional<LocalDateTime> parsed = InstantTimes.parse(latestTime);
-        if (parsed.isEmpty()) {
-          warnings.add(
-              "cannot read the latest commit time "
-                  + latestTime
-                  + " as a date; "
-                  + ArchivalPolicy.CLEANER_HOURS_RETAINED
-                  + " does not widen "
-                  + ArchivalPolicy.MIN_COMMITS);
-          return Optional.empty();
+        // Without a commit archival counts, Hudi counts back from now.
+        LocalDateTime latest;
+        if (t.commits.size() > 0) {
+          String latestTime = t.time(t.commits.get(t.commits.size() - 1));
+          Optional<LocalDateTime> parsed = InstantTimes.parse(latestTime);
+          if (parsed.isEmpty()) {
+            warnings.add(
+                "cannot read the latest commit time "
+                    + latestTime
+                    + " as a date; "
+                    + ArchivalPolicy.CLEANER_HOURS_RETAINED
+                    + " does not widen "
+                    + ArchivalPolicy.MIN_COMMITS);
+            return Optional.empty();
+          }
+          latest = parsed.get();
+        } else {
+          latest = LocalDateTime.ofInstant(now, facts.timelineZone());
         }
         LocalDateTime earliestToRetain =
-            ZonedDateTime.of(parsed.get(), facts.timelineZone())
+            ZonedDateTime.of(latest, facts.timelineZone())
                 .minusHours(policy.cleanerHoursRetained())
                 .toLocalDateTime();
-        int before = t.countBefore(t.commits, InstantTimes.format(earliestToRetain));
-        return before < count ? Optional.of(before) : Optional.empty();
+        int before = t.countBefore(all, InstantTimes.format(earliestToRetain));
+        return before < count ? Optional.of(t.time(all.get(before))) : Optional.empty();
       }
       return Optional.empty();
     }

@@ -46,9 +46,30 @@ final class HudiArchiverOracle {
     return active.stream().filter(i -> i.isCompleted() && COMMITS.contains(i.action())).toList();
   }
 
-  /** ArchivalUtils.getMinAndMaxInstantsToKeep. */
-  static int[] minAndMax(List<TimelineInstant> active, TableFacts facts, ArchivalPolicy policy) {
+  /**
+   * HoodieTable.getCompletedCommitsTimeline: on a copy-on-write table commit and replacecommit only
+   * (HoodieTableMetaClient.getCommitsTimeline), on merge-on-read deltacommit too.
+   */
+  static List<TimelineInstant> completedCommitsTimeline(
+      List<TimelineInstant> active, TableFacts facts) {
+    boolean mor = facts.tableType() == TableFacts.TableType.MERGE_ON_READ;
+    return completedCommits(active).stream()
+        .filter(i -> mor || i.action() != Action.DELTA_COMMIT)
+        .toList();
+  }
+
+  /**
+   * ArchivalUtils.getMinAndMaxInstantsToKeep: CleanerUtils.getEarliestCommitToRetain over the
+   * active timeline's commits of every type, the latest commit and the count from the table's
+   * completed commits timeline.
+   */
+  static int[] minAndMax(
+      List<TimelineInstant> active,
+      TableFacts facts,
+      ArchivalPolicy policy,
+      java.time.Instant now) {
     List<TimelineInstant> completed = completedCommits(active);
+    List<TimelineInstant> counted = completedCommitsTimeline(active, facts);
     Optional<TimelineInstant> earliest = Optional.empty();
     if (policy.cleanerPolicy() == CleanerPolicy.KEEP_LATEST_COMMITS
         && completed.size() > policy.cleanerCommitsRetained()) {
@@ -73,7 +94,9 @@ final class HudiArchiverOracle {
         && !completed.isEmpty()) {
       try {
         LocalDateTime latest =
-            LocalDateTime.parse(completed.get(completed.size() - 1).time(), MILLIS);
+            counted.isEmpty()
+                ? LocalDateTime.ofInstant(now, facts.timelineZone())
+                : LocalDateTime.parse(counted.get(counted.size() - 1).time(), MILLIS);
         String retainFrom =
             MILLIS.format(
                 ZonedDateTime.of(latest, facts.timelineZone())
@@ -87,7 +110,7 @@ final class HudiArchiverOracle {
     int max = policy.maxCommits();
     if (earliest.isPresent()) {
       String time = earliest.get().time();
-      int needed = (int) completed.stream().filter(c -> c.time().compareTo(time) > 0).count() + 2;
+      int needed = (int) counted.stream().filter(c -> c.time().compareTo(time) > 0).count() + 2;
       if (min < needed) {
         max = needed + max - min;
         min = needed;
@@ -104,7 +127,7 @@ final class HudiArchiverOracle {
   static List<InstantKey> select(
       Timeline timeline, TableFacts facts, ArchivalPolicy policy, java.time.Instant now) {
     List<TimelineInstant> active = activeTimeline(timeline);
-    int[] minMax = minAndMax(active, facts, policy);
+    int[] minMax = minAndMax(active, facts, policy, now);
     int min = minMax[0];
     int max = minMax[1];
 
@@ -121,7 +144,7 @@ final class HudiArchiverOracle {
             .flatMap(l -> l.size() > max ? l.subList(0, l.size() - min).stream() : Stream.empty());
 
     // getCommitInstantsToArchive
-    List<TimelineInstant> completed = completedCommits(active);
+    List<TimelineInstant> completed = completedCommitsTimeline(active, facts);
     Stream<TimelineInstant> commits = Stream.empty();
     Optional<TimelineInstant> oldestPending =
         active.stream().filter(i -> i.action().isWriteAction() && !i.isCompleted()).findFirst();
