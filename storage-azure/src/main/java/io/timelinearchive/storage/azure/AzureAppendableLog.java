@@ -86,7 +86,7 @@ final class AzureAppendableLog extends AbstractAppendableLog {
               md5(bytes, offset, size),
               conditions,
               null,
-              ServiceRequestCounter.context(attempts));
+              AzureRequestCounter.context(attempts));
       Integer count = response.getValue().getBlobCommittedBlockCount();
       blocks = count != null ? count : blocks + 1;
     } catch (BlobStorageException e) {

@@ -61,12 +61,12 @@ final class AzureMetaStorage implements MetaStorage, ServiceRequestCounting {
    */
   static final int APPEND_BLOCK_HEADROOM = 1_000;
 
-  private final AzureStorageConfig config;
+  private final AzureConfig config;
   private final BlobContainerClient container;
-  private final AzureBlobDeleter deleter;
+  private final AzureBatchDelete deleter;
   private final ThreadPoolExecutor deleteExecutor;
   private final int appendBlockLimit;
-  private final ServiceRequestCounter requests = new ServiceRequestCounter();
+  private final AzureRequestCounter requests = new AzureRequestCounter();
 
   /**
    * @param appendBlockLimit the most blocks an append blob may hold ({@link #MAX_APPEND_BLOCKS} but
@@ -75,7 +75,7 @@ final class AzureMetaStorage implements MetaStorage, ServiceRequestCounting {
    *     faults with them)
    */
   AzureMetaStorage(
-      AzureStorageConfig config,
+      AzureConfig config,
       RequestRetryOptions retryOptions,
       int appendBlockLimit,
       List<HttpPipelinePolicy> extraPolicies) {
@@ -88,7 +88,7 @@ final class AzureMetaStorage implements MetaStorage, ServiceRequestCounting {
     this.appendBlockLimit = appendBlockLimit;
 
     BlobServiceClientBuilder builder = new BlobServiceClientBuilder().retryOptions(retryOptions);
-    AzureStorageConfig.Credentials credentials = config.credentials();
+    AzureConfig.Credentials credentials = config.credentials();
     switch (credentials.kind()) {
       case CONNECTION_STRING -> builder.connectionString(credentials.secret());
       case ACCOUNT_KEY ->
@@ -114,7 +114,7 @@ final class AzureMetaStorage implements MetaStorage, ServiceRequestCounting {
             DaemonThreads.factory("azure-delete-" + config.container()));
     deleteExecutor.allowCoreThreadTimeOut(true);
     this.deleter =
-        new AzureBlobDeleter(
+        new AzureBatchDelete(
             container,
             new BlobBatchClientBuilder(container).buildClient(),
             deleteExecutor,
@@ -181,7 +181,7 @@ final class AzureMetaStorage implements MetaStorage, ServiceRequestCounting {
             .setRequestConditions(new BlobRequestConditions().setIfNoneMatch("*"));
     try {
       blob.getBlockBlobClient()
-          .uploadWithResponse(options, null, ServiceRequestCounter.context(attempts));
+          .uploadWithResponse(options, null, AzureRequestCounter.context(attempts));
     } catch (RuntimeException e) {
       if (AzureErrors.isAlreadyExists(e)) {
         if (attempts.get() > 1) {
@@ -277,7 +277,7 @@ final class AzureMetaStorage implements MetaStorage, ServiceRequestCounting {
     }
   }
 
-  AzureBlobDeleter.Mode deleteMode() {
+  AzureBatchDelete.Mode deleteMode() {
     return deleter.mode();
   }
 

@@ -31,7 +31,7 @@ public final class AzureMetaStorageFactory implements MetaStorageFactory {
   @Override
   public MetaStorage open(StorageLocation root, Map<String, String> config) {
     return new AzureMetaStorage(
-        AzureStorageConfig.from(root, config),
+        AzureConfig.from(root, config),
         new com.azure.storage.common.policy.RequestRetryOptions(),
         AzureMetaStorage.MAX_APPEND_BLOCKS,
         List.of());

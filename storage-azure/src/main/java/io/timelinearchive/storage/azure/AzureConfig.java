@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * Where a storage points and how it signs in, read from the root location and the {@code azure.}
  * keys. Secrets stay out of {@link #toString()} and out of every message.
  */
-record AzureStorageConfig(
+record AzureConfig(
     String scheme,
     String authority,
     String account,
@@ -62,7 +62,7 @@ record AzureStorageConfig(
   private static final Pattern CONTAINER =
       Pattern.compile("\\$root|\\$web|[a-z0-9](?:[a-z0-9]|-(?!-)){1,61}[a-z0-9]");
 
-  AzureStorageConfig {
+  AzureConfig {
     requireNonNull(scheme, "scheme is null");
     requireNonNull(authority, "authority is null");
     requireNonNull(account, "account is null");
@@ -103,7 +103,7 @@ record AzureStorageConfig(
    *
    * @throws IllegalArgumentException naming the location or the key that is invalid
    */
-  static AzureStorageConfig from(StorageLocation root, Map<String, String> config) {
+  static AzureConfig from(StorageLocation root, Map<String, String> config) {
     requireNonNull(root, "root is null");
     requireNonNull(config, "config is null");
     for (String key : config.keySet()) {
@@ -174,7 +174,7 @@ record AzureStorageConfig(
       fromConnectionString = true;
     }
 
-    return new AzureStorageConfig(
+    return new AzureConfig(
         root.scheme(),
         root.authority(),
         account,
