@@ -2,15 +2,19 @@ package io.timelinearchive.storage.azure;
 
 import static java.util.Objects.requireNonNull;
 
+import io.timelinearchive.config.ConfigCheck;
+import io.timelinearchive.config.Grammar;
+import io.timelinearchive.config.Setting;
+import io.timelinearchive.config.SettingNamespace;
+import io.timelinearchive.config.ValueParser.InvalidValueException;
 import io.timelinearchive.storage.StorageLocation;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.util.Base64;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -31,16 +35,59 @@ record AzureConfig(
     int listPageSize) {
 
   static final String PREFIX = "azure.";
-  static final String ENDPOINT = PREFIX + "endpoint";
-  static final String CONNECTION_STRING = PREFIX + "connection-string";
-  static final String ACCOUNT_KEY = PREFIX + "account-key";
-  static final String SAS_TOKEN = PREFIX + "sas-token";
-  static final String DELETE_BATCH_SIZE = PREFIX + "delete-batch-size";
-  static final String DELETE_PARALLELISM = PREFIX + "delete-parallelism";
-  static final String LIST_PAGE_SIZE = PREFIX + "list-page-size";
 
-  static final Set<String> KEYS =
-      Set.of(
+  static final Setting<URI> ENDPOINT =
+      Setting.of(PREFIX + "endpoint", Grammar.httpEndpoint(true))
+          .documentedDefault("the account's blob endpoint")
+          .doc(
+              "blob endpoint to use instead of the account's public one, as written (path-style"
+                  + " included): an emulator (http://127.0.0.1:10000/devstoreaccount1) or a"
+                  + " private endpoint; with it, the location may name the bare account")
+          .build();
+  static final Setting<String> CONNECTION_STRING =
+      Setting.of(PREFIX + "connection-string", AzureConfig::keyValuePairs)
+          .secret()
+          .doc(
+              "a storage connection string (Key=Value pairs separated by ';'); its BlobEndpoint or"
+                  + " UseDevelopmentStorage=true names the endpoint")
+          .build();
+  static final Setting<String> ACCOUNT_KEY =
+      Setting.of(PREFIX + "account-key", AzureConfig::base64)
+          .secret()
+          .doc("the account's shared key (Base64)")
+          .build();
+  static final Setting<String> SAS_TOKEN =
+      Setting.of(PREFIX + "sas-token", AzureConfig::sasToken)
+          .secret()
+          .doc(
+              "a SAS token, with or without its leading '?'; one that cannot sign a blob batch"
+                  + " (user-delegation, blob-scoped) makes deletes go one by one")
+          .build();
+
+  /** The service refuses a blob batch of more than 256 sub-requests. */
+  static final Setting<Integer> DELETE_BATCH_SIZE =
+      Setting.integer(PREFIX + "delete-batch-size")
+          .defaultValue(256)
+          .between(1, 256)
+          .doc("blobs per blob batch delete (the service takes at most 256)")
+          .build();
+
+  static final Setting<Integer> DELETE_PARALLELISM =
+      Setting.integer(PREFIX + "delete-parallelism")
+          .defaultValue(8)
+          .between(1, 64)
+          .doc("single deletes in flight where blob batches are refused")
+          .build();
+  static final Setting<Integer> LIST_PAGE_SIZE =
+      Setting.integer(PREFIX + "list-page-size")
+          .defaultValue(5000)
+          .between(1, 5000)
+          .doc("blobs per List Blobs page (the service returns at most 5000)")
+          .build();
+
+  /** Every {@code azure.} setting, in the order the README lists them. */
+  static final List<Setting<?>> SETTINGS =
+      List.of(
           ENDPOINT,
           CONNECTION_STRING,
           ACCOUNT_KEY,
@@ -49,10 +96,8 @@ record AzureConfig(
           DELETE_PARALLELISM,
           LIST_PAGE_SIZE);
 
-  /** The service refuses a blob batch of more than 256 sub-requests. */
-  static final int MAX_DELETE_BATCH_SIZE = 256;
-
-  static final int MAX_LIST_PAGE_SIZE = 5000;
+  /** Only this backend writes {@code azure.} keys: any other is a mistake. */
+  static final SettingNamespace NAMESPACE = SettingNamespace.exclusive(PREFIX, SETTINGS);
 
   private static final Set<String> SCHEMES = Set.of("abfs", "abfss", "wasb", "wasbs");
   // account.dfs.core.windows.net, account.blob.core.chinacloudapi.cn, ...
@@ -69,6 +114,9 @@ record AzureConfig(
     requireNonNull(container, "container is null");
     requireNonNull(endpoint, "endpoint is null");
     requireNonNull(credentials, "credentials is null");
+    DELETE_BATCH_SIZE.checked(deleteBatchSize);
+    DELETE_PARALLELISM.checked(deleteParallelism);
+    LIST_PAGE_SIZE.checked(listPageSize);
   }
 
   /** How requests are signed; the secret never leaves this record through {@code toString}. */
@@ -106,12 +154,7 @@ record AzureConfig(
   static AzureConfig from(StorageLocation root, Map<String, String> config) {
     requireNonNull(root, "root is null");
     requireNonNull(config, "config is null");
-    for (String key : config.keySet()) {
-      if (key.startsWith(PREFIX) && !KEYS.contains(key)) {
-        throw new IllegalArgumentException(
-            "unknown setting " + key + "; known " + PREFIX + " settings: " + new TreeSet<>(KEYS));
-      }
-    }
+    ConfigCheck.check(config, List.of(NAMESPACE));
     if (!SCHEMES.contains(root.scheme())) {
       throw new IllegalArgumentException(
           "not an Azure location: " + root + "; expected one of " + SCHEMES);
@@ -136,7 +179,7 @@ record AzureConfig(
               + ": 3 to 63 lower-case letters, digits and single hyphens");
     }
 
-    Optional<String> endpointOverride = setting(config, ENDPOINT).map(e -> parseEndpoint(e));
+    Optional<String> endpointOverride = ENDPOINT.find(config).map(AzureConfig::asWritten);
     Credentials credentials = credentials(config);
     Optional<String> endpointInConnectionString =
         credentials.kind() == Credentials.Kind.CONNECTION_STRING
@@ -161,7 +204,7 @@ record AzureConfig(
               + root
               + ": expected account.dfs.<suffix> or account.blob.<suffix>, or a bare account name"
               + " with "
-              + ENDPOINT);
+              + ENDPOINT.key());
     }
     // An explicit endpoint wins; then one named by the connection string (an emulator, a private
     // link); then the public blob endpoint of the account. abfs:// and wasb:// name plain HTTP in
@@ -182,15 +225,15 @@ record AzureConfig(
         endpoint,
         fromConnectionString,
         credentials,
-        intSetting(config, DELETE_BATCH_SIZE, MAX_DELETE_BATCH_SIZE, 1, MAX_DELETE_BATCH_SIZE),
-        intSetting(config, DELETE_PARALLELISM, 8, 1, 64),
-        intSetting(config, LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE, 1, MAX_LIST_PAGE_SIZE));
+        DELETE_BATCH_SIZE.get(config),
+        DELETE_PARALLELISM.get(config),
+        LIST_PAGE_SIZE.get(config));
   }
 
   private static Credentials credentials(Map<String, String> config) {
-    Optional<String> connectionString = setting(config, CONNECTION_STRING);
-    Optional<String> accountKey = setting(config, ACCOUNT_KEY);
-    Optional<String> sasToken = setting(config, SAS_TOKEN);
+    Optional<String> connectionString = CONNECTION_STRING.find(config);
+    Optional<String> accountKey = ACCOUNT_KEY.find(config);
+    Optional<String> sasToken = SAS_TOKEN.find(config);
     int given =
         (connectionString.isPresent() ? 1 : 0)
             + (accountKey.isPresent() ? 1 : 0)
@@ -198,56 +241,55 @@ record AzureConfig(
     if (given > 1) {
       throw new IllegalArgumentException(
           "give at most one of "
-              + CONNECTION_STRING
+              + CONNECTION_STRING.key()
               + ", "
-              + ACCOUNT_KEY
+              + ACCOUNT_KEY.key()
               + " and "
-              + SAS_TOKEN
+              + SAS_TOKEN.key()
               + "; without any, the default Azure credential chain is used");
     }
     if (connectionString.isPresent()) {
-      if (!connectionString.get().contains("=")) {
-        throw new IllegalArgumentException(
-            "invalid " + CONNECTION_STRING + ": expected Key=Value pairs separated by ';'");
-      }
       return new Credentials(Credentials.Kind.CONNECTION_STRING, connectionString.get());
     }
     if (accountKey.isPresent()) {
-      try {
-        Base64.getDecoder().decode(accountKey.get());
-      } catch (IllegalArgumentException e) {
-        // the decoder's message quotes a character of the key; leave it out
-        throw new IllegalArgumentException("invalid " + ACCOUNT_KEY + ": not Base64", null);
-      }
       return new Credentials(Credentials.Kind.ACCOUNT_KEY, accountKey.get());
     }
     if (sasToken.isPresent()) {
-      String token = sasToken.get().startsWith("?") ? sasToken.get().substring(1) : sasToken.get();
-      if (!token.contains("sig=")) {
-        throw new IllegalArgumentException(
-            "invalid " + SAS_TOKEN + ": a SAS token holds a 'sig=' parameter");
-      }
-      return new Credentials(Credentials.Kind.SAS_TOKEN, token);
+      return new Credentials(Credentials.Kind.SAS_TOKEN, sasToken.get());
     }
     return new Credentials(Credentials.Kind.DEFAULT_CHAIN, null);
   }
 
-  private static String parseEndpoint(String text) {
-    String trimmed = text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
-    try {
-      URI uri = new URI(trimmed);
-      if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
-          || uri.getHost() == null
-          || uri.getQuery() != null
-          || uri.getFragment() != null) {
-        throw new IllegalArgumentException(
-            "invalid " + ENDPOINT + " '" + text + "': expected http(s)://host[:port][/account]");
-      }
-    } catch (URISyntaxException e) {
-      throw new IllegalArgumentException(
-          "invalid " + ENDPOINT + " '" + text + "': " + e.getMessage(), e);
+  private static String keyValuePairs(String text) throws InvalidValueException {
+    if (!text.contains("=")) {
+      throw new InvalidValueException("is not Key=Value pairs separated by ';'");
     }
-    return trimmed;
+    return text;
+  }
+
+  private static String base64(String text) throws InvalidValueException {
+    try {
+      Base64.getDecoder().decode(text);
+    } catch (IllegalArgumentException e) {
+      // not chained: the decoder's message quotes a character of the key
+      throw new InvalidValueException("is not Base64");
+    }
+    return text;
+  }
+
+  /** The token without its leading '?', as the SDK takes it. */
+  private static String sasToken(String text) throws InvalidValueException {
+    String token = text.startsWith("?") ? text.substring(1) : text;
+    if (!token.contains("sig=")) {
+      throw new InvalidValueException("has no 'sig=' parameter, which every SAS token holds");
+    }
+    return token;
+  }
+
+  /** An endpoint as the client takes it: without a trailing '/'. */
+  private static String asWritten(URI endpoint) {
+    String text = endpoint.toString();
+    return text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
   }
 
   /** The blob endpoint a connection string names itself, if any. */
@@ -260,44 +302,18 @@ record AzureConfig(
       String key = pair.substring(0, eq).strip();
       String value = pair.substring(eq + 1).strip();
       if (key.equalsIgnoreCase("BlobEndpoint") && !value.isEmpty()) {
-        return Optional.of(parseEndpoint(value));
+        try {
+          return Optional.of(asWritten(Grammar.httpEndpoint(true).parse(value)));
+        } catch (InvalidValueException e) {
+          // the connection string is a secret: name it, never quote it
+          throw new IllegalArgumentException(
+              CONNECTION_STRING.key() + " names a BlobEndpoint that " + e.why());
+        }
       }
       if (key.equalsIgnoreCase("UseDevelopmentStorage") && value.equalsIgnoreCase("true")) {
         return Optional.of("http://127.0.0.1:10000/devstoreaccount1");
       }
     }
     return Optional.empty();
-  }
-
-  private static Optional<String> setting(Map<String, String> config, String key) {
-    String value = config.get(key);
-    if (value == null) {
-      return Optional.empty();
-    }
-    String stripped = value.strip();
-    if (stripped.isEmpty()) {
-      throw new IllegalArgumentException(key + " is empty");
-    }
-    return Optional.of(stripped);
-  }
-
-  private static int intSetting(
-      Map<String, String> config, String key, int defaultValue, int min, int max) {
-    Optional<String> text = setting(config, key);
-    if (text.isEmpty()) {
-      return defaultValue;
-    }
-    int value;
-    try {
-      value = Integer.parseInt(text.get());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          key + " must be a whole number, got '" + text.get() + "'", e);
-    }
-    if (value < min || value > max) {
-      throw new IllegalArgumentException(
-          key + " must be between " + min + " and " + max + ", got " + value);
-    }
-    return value;
   }
 }

@@ -97,7 +97,7 @@ class TestAzureBatchDeleteAzurite {
   @Test
   void batchSizeSettingIsHonoured() throws Exception {
     Map<String, String> config = new HashMap<>(Azurite.get().config());
-    config.put(AzureConfig.DELETE_BATCH_SIZE, "10");
+    config.put(AzureConfig.DELETE_BATCH_SIZE.key(), "10");
     AzureMetaStorage storage = open(config);
     List<StorageLocation> files = upload("hoodie", 25);
 
@@ -120,7 +120,12 @@ class TestAzureBatchDeleteAzurite {
                     OffsetDateTime.now().plusHours(1),
                     new BlobSasPermission().setDeletePermission(true)));
     AzureMetaStorage storage =
-        open(Map.of(AzureConfig.ENDPOINT, Azurite.get().endpoint(), AzureConfig.SAS_TOKEN, sas));
+        open(
+            Map.of(
+                AzureConfig.ENDPOINT.key(),
+                Azurite.get().endpoint(),
+                AzureConfig.SAS_TOKEN.key(),
+                sas));
 
     assertThatThrownBy(() -> storage.deleteAll(files.subList(0, 2)))
         .isInstanceOfSatisfying(

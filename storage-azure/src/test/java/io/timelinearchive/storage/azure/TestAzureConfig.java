@@ -3,6 +3,7 @@ package io.timelinearchive.storage.azure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.timelinearchive.config.Setting;
 import io.timelinearchive.storage.StorageLocation;
 import java.util.HashMap;
 import java.util.Map;
@@ -45,7 +46,7 @@ class TestAzureConfig {
     AzureConfig config =
         AzureConfig.from(
             StorageLocation.of("wasb://data@devstoreaccount1/x"),
-            Map.of(AzureConfig.ENDPOINT, "http://127.0.0.1:10000/devstoreaccount1/"));
+            Map.of(AzureConfig.ENDPOINT.key(), "http://127.0.0.1:10000/devstoreaccount1/"));
 
     assertThat(config.account()).isEqualTo("devstoreaccount1");
     assertThat(config.endpoint()).isEqualTo("http://127.0.0.1:10000/devstoreaccount1");
@@ -64,7 +65,7 @@ class TestAzureConfig {
         AzureConfig.from(
             StorageLocation.of("abfs://data@devstoreaccount1/x"),
             Map.of(
-                AzureConfig.CONNECTION_STRING,
+                AzureConfig.CONNECTION_STRING.key(),
                 "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey="
                     + KEY
                     + ";BlobEndpoint=http://127.0.0.1:1234/devstoreaccount1;"));
@@ -110,7 +111,11 @@ class TestAzureConfig {
     assertThatThrownBy(
             () ->
                 from(
-                    Map.of(AzureConfig.ACCOUNT_KEY, KEY, AzureConfig.SAS_TOKEN, "sv=2020&sig=abc")))
+                    Map.of(
+                        AzureConfig.ACCOUNT_KEY.key(),
+                        KEY,
+                        AzureConfig.SAS_TOKEN.key(),
+                        "sv=2020&sig=abc")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("azure.account-key")
         .hasMessageContaining("azure.sas-token");
@@ -119,22 +124,22 @@ class TestAzureConfig {
   @Test
   void secretsStayOutOfMessagesAndToString() {
     String badKey = "not base64 but secret!";
-    assertThatThrownBy(() -> from(Map.of(AzureConfig.ACCOUNT_KEY, badKey)))
+    assertThatThrownBy(() -> from(Map.of(AzureConfig.ACCOUNT_KEY.key(), badKey)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("azure.account-key")
         .hasMessageNotContaining("secret");
     String badSas = "sv=2020&secretvalue";
-    assertThatThrownBy(() -> from(Map.of(AzureConfig.SAS_TOKEN, badSas)))
+    assertThatThrownBy(() -> from(Map.of(AzureConfig.SAS_TOKEN.key(), badSas)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("azure.sas-token")
         .hasMessageNotContaining("secretvalue");
 
-    AzureConfig withKey = from(Map.of(AzureConfig.ACCOUNT_KEY, KEY));
-    AzureConfig withSas = from(Map.of(AzureConfig.SAS_TOKEN, "?sv=2020&sig=s3cr3t"));
+    AzureConfig withKey = from(Map.of(AzureConfig.ACCOUNT_KEY.key(), KEY));
+    AzureConfig withSas = from(Map.of(AzureConfig.SAS_TOKEN.key(), "?sv=2020&sig=s3cr3t"));
     AzureConfig withConnectionString =
         from(
             Map.of(
-                AzureConfig.CONNECTION_STRING,
+                AzureConfig.CONNECTION_STRING.key(),
                 "AccountName=acct;AccountKey=" + KEY + ";EndpointSuffix=core.windows.net"));
 
     assertThat(withKey.toString()).doesNotContain(KEY).contains("account_key");
@@ -146,16 +151,26 @@ class TestAzureConfig {
   @Test
   void numericSettingsAreBounded() {
     assertThat(from(Map.of()).deleteBatchSize()).isEqualTo(256);
-    assertThat(from(Map.of(AzureConfig.DELETE_BATCH_SIZE, "100")).deleteBatchSize()).isEqualTo(100);
-    assertThatThrownBy(() -> from(Map.of(AzureConfig.DELETE_BATCH_SIZE, "257")))
+    assertThat(from(Map.of(AzureConfig.DELETE_BATCH_SIZE.key(), "100")).deleteBatchSize())
+        .isEqualTo(100);
+    assertThatThrownBy(() -> from(Map.of(AzureConfig.DELETE_BATCH_SIZE.key(), "257")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("azure.delete-batch-size must be between 1 and 256, got 257");
-    assertThatThrownBy(() -> from(Map.of(AzureConfig.DELETE_PARALLELISM, "many")))
+        .hasMessage("azure.delete-batch-size='257' must be from 1 to 256");
+    assertThatThrownBy(() -> from(Map.of(AzureConfig.DELETE_PARALLELISM.key(), "many")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("azure.delete-parallelism must be a whole number");
-    assertThatThrownBy(() -> from(Map.of(AzureConfig.LIST_PAGE_SIZE, "0")))
+        .hasMessageContaining("azure.delete-parallelism='many' is not a whole number");
+    assertThatThrownBy(() -> from(Map.of(AzureConfig.LIST_PAGE_SIZE.key(), "0")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("azure.list-page-size");
+  }
+
+  @Test
+  void blankValuesAreRefusedRatherThanTakenForUnset() {
+    for (Setting<?> setting : AzureConfig.SETTINGS) {
+      assertThatThrownBy(() -> from(Map.of(setting.key(), "  ")))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith(setting.key() + " is blank");
+    }
   }
 
   @Test

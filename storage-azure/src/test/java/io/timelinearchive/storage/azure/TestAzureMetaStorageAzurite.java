@@ -31,7 +31,7 @@ class TestAzureMetaStorageAzurite extends AbstractMetaStorageContractTest {
   void openStorage() {
     container = Azurite.get().newContainer().getBlobContainerName();
     Map<String, String> config = new HashMap<>(Azurite.get().config());
-    config.put(AzureConfig.LIST_PAGE_SIZE, Integer.toString(LIST_PAGE_SIZE));
+    config.put(AzureConfig.LIST_PAGE_SIZE.key(), Integer.toString(LIST_PAGE_SIZE));
     storage =
         new AzureMetaStorage(
             AzureConfig.from(Azurite.rootOf(container), config),
