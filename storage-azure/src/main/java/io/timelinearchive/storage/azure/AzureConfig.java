@@ -6,10 +6,8 @@ import io.timelinearchive.config.ConfigCheck;
 import io.timelinearchive.config.Grammar;
 import io.timelinearchive.config.Setting;
 import io.timelinearchive.config.SettingNamespace;
-import io.timelinearchive.config.ValueParser.InvalidValueException;
 import io.timelinearchive.storage.StorageLocation;
 import java.net.URI;
-import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -29,7 +27,7 @@ record AzureConfig(
     String container,
     String endpoint,
     boolean endpointFromConnectionString,
-    Credentials credentials,
+    AzureCredentials credentials,
     int deleteBatchSize,
     int deleteParallelism,
     int listPageSize) {
@@ -45,19 +43,19 @@ record AzureConfig(
                   + " private endpoint; with it, the location may name the bare account")
           .build();
   static final Setting<String> CONNECTION_STRING =
-      Setting.of(PREFIX + "connection-string", AzureConfig::keyValuePairs)
+      Setting.of(PREFIX + "connection-string", AzureCredentials::keyValuePairs)
           .secret()
           .doc(
               "a storage connection string (Key=Value pairs separated by ';'); its BlobEndpoint or"
                   + " UseDevelopmentStorage=true names the endpoint")
           .build();
   static final Setting<String> ACCOUNT_KEY =
-      Setting.of(PREFIX + "account-key", AzureConfig::base64)
+      Setting.of(PREFIX + "account-key", AzureCredentials::base64)
           .secret()
           .doc("the account's shared key (Base64)")
           .build();
   static final Setting<String> SAS_TOKEN =
-      Setting.of(PREFIX + "sas-token", AzureConfig::sasToken)
+      Setting.of(PREFIX + "sas-token", AzureCredentials::sasToken)
           .secret()
           .doc(
               "a SAS token, with or without its leading '?'; one that cannot sign a blob batch"
@@ -119,28 +117,6 @@ record AzureConfig(
     LIST_PAGE_SIZE.checked(listPageSize);
   }
 
-  /** How requests are signed; the secret never leaves this record through {@code toString}. */
-  record Credentials(Kind kind, String secret) {
-    enum Kind {
-      CONNECTION_STRING,
-      ACCOUNT_KEY,
-      SAS_TOKEN,
-      DEFAULT_CHAIN
-    }
-
-    Credentials {
-      requireNonNull(kind, "kind is null");
-      if ((kind == Kind.DEFAULT_CHAIN) != (secret == null)) {
-        throw new IllegalArgumentException("a secret goes with every kind but DEFAULT_CHAIN");
-      }
-    }
-
-    @Override
-    public String toString() {
-      return kind.name().toLowerCase(Locale.ROOT);
-    }
-  }
-
   /**
    * Reads {@code abfs[s]://container@account.dfs.core.windows.net/path} or {@code
    * wasb[s]://container@account.blob.core.windows.net/path} and the {@code azure.} settings. Both
@@ -180,11 +156,8 @@ record AzureConfig(
     }
 
     Optional<String> endpointOverride = ENDPOINT.find(config).map(AzureConfig::asWritten);
-    Credentials credentials = credentials(config);
-    Optional<String> endpointInConnectionString =
-        credentials.kind() == Credentials.Kind.CONNECTION_STRING
-            ? connectionStringEndpoint(credentials.secret())
-            : Optional.empty();
+    AzureCredentials credentials = AzureCredentials.from(config);
+    Optional<String> endpointInConnectionString = credentials.connectionStringEndpoint();
 
     String account;
     String endpoint;
@@ -230,90 +203,9 @@ record AzureConfig(
         LIST_PAGE_SIZE.get(config));
   }
 
-  private static Credentials credentials(Map<String, String> config) {
-    Optional<String> connectionString = CONNECTION_STRING.find(config);
-    Optional<String> accountKey = ACCOUNT_KEY.find(config);
-    Optional<String> sasToken = SAS_TOKEN.find(config);
-    int given =
-        (connectionString.isPresent() ? 1 : 0)
-            + (accountKey.isPresent() ? 1 : 0)
-            + (sasToken.isPresent() ? 1 : 0);
-    if (given > 1) {
-      throw new IllegalArgumentException(
-          "give at most one of "
-              + CONNECTION_STRING.key()
-              + ", "
-              + ACCOUNT_KEY.key()
-              + " and "
-              + SAS_TOKEN.key()
-              + "; without any, the default Azure credential chain is used");
-    }
-    if (connectionString.isPresent()) {
-      return new Credentials(Credentials.Kind.CONNECTION_STRING, connectionString.get());
-    }
-    if (accountKey.isPresent()) {
-      return new Credentials(Credentials.Kind.ACCOUNT_KEY, accountKey.get());
-    }
-    if (sasToken.isPresent()) {
-      return new Credentials(Credentials.Kind.SAS_TOKEN, sasToken.get());
-    }
-    return new Credentials(Credentials.Kind.DEFAULT_CHAIN, null);
-  }
-
-  private static String keyValuePairs(String text) throws InvalidValueException {
-    if (!text.contains("=")) {
-      throw new InvalidValueException("is not Key=Value pairs separated by ';'");
-    }
-    return text;
-  }
-
-  private static String base64(String text) throws InvalidValueException {
-    try {
-      Base64.getDecoder().decode(text);
-    } catch (IllegalArgumentException e) {
-      // not chained: the decoder's message quotes a character of the key
-      throw new InvalidValueException("is not Base64");
-    }
-    return text;
-  }
-
-  /** The token without its leading '?', as the SDK takes it. */
-  private static String sasToken(String text) throws InvalidValueException {
-    String token = text.startsWith("?") ? text.substring(1) : text;
-    if (!token.contains("sig=")) {
-      throw new InvalidValueException("has no 'sig=' parameter, which every SAS token holds");
-    }
-    return token;
-  }
-
   /** An endpoint as the client takes it: without a trailing '/'. */
-  private static String asWritten(URI endpoint) {
+  static String asWritten(URI endpoint) {
     String text = endpoint.toString();
     return text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
-  }
-
-  /** The blob endpoint a connection string names itself, if any. */
-  private static Optional<String> connectionStringEndpoint(String connectionString) {
-    for (String pair : connectionString.split(";")) {
-      int eq = pair.indexOf('=');
-      if (eq < 0) {
-        continue;
-      }
-      String key = pair.substring(0, eq).strip();
-      String value = pair.substring(eq + 1).strip();
-      if (key.equalsIgnoreCase("BlobEndpoint") && !value.isEmpty()) {
-        try {
-          return Optional.of(asWritten(Grammar.httpEndpoint(true).parse(value)));
-        } catch (InvalidValueException e) {
-          // the connection string is a secret: name it, never quote it
-          throw new IllegalArgumentException(
-              CONNECTION_STRING.key() + " names a BlobEndpoint that " + e.why());
-        }
-      }
-      if (key.equalsIgnoreCase("UseDevelopmentStorage") && value.equalsIgnoreCase("true")) {
-        return Optional.of("http://127.0.0.1:10000/devstoreaccount1");
-      }
-    }
-    return Optional.empty();
   }
 }

@@ -28,7 +28,7 @@ class TestAzureConfig {
       assertThat(config.container()).isEqualTo("tables");
       assertThat(config.endpoint()).isEqualTo("https://myaccount.blob.core.windows.net");
       assertThat(config.scheme()).isEqualTo(scheme);
-      assertThat(config.credentials().kind()).isEqualTo(AzureConfig.Credentials.Kind.DEFAULT_CHAIN);
+      assertThat(config.credentials().kind()).isEqualTo(AzureCredentials.Kind.DEFAULT_CHAIN);
     }
   }
 
