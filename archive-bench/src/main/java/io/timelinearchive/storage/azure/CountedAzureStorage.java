@@ -19,7 +19,7 @@ public final class CountedAzureStorage extends ForwardingMetaStorage {
   private CountedAzureStorage(RequestLog log, StorageLocation root, Map<String, String> config) {
     super(
         new AzureMetaStorage(
-            AzureStorageConfig.from(root, config),
+            AzureConfig.from(root, config),
             new RequestRetryOptions(),
             AzureMetaStorage.MAX_APPEND_BLOCKS,
             List.of(log)));

@@ -8,7 +8,10 @@ import com.azure.storage.blob.models.AppendBlobRequestConditions;
 import com.azure.storage.blob.models.BlobErrorCode;
 import com.azure.storage.blob.models.BlobProperties;
 import com.azure.storage.blob.models.BlobRange;
+import com.azure.storage.blob.models.BlobRequestConditions;
 import com.azure.storage.blob.models.BlobStorageException;
+import com.azure.storage.blob.models.BlobType;
+import com.azure.storage.blob.options.AppendBlobCreateOptions;
 import com.azure.storage.blob.specialized.AppendBlobClient;
 import io.timelinearchive.storage.AbstractAppendableLog;
 import io.timelinearchive.storage.StorageLocation;
@@ -32,11 +35,17 @@ final class AzureAppendableLog extends AbstractAppendableLog {
    */
   static final int MAX_BLOCK_BYTES = 4 * 1024 * 1024;
 
+  /**
+   * An append blob with fewer free blocks than this is not opened for appending: the archiver then
+   * starts a new archive file before a run could hit the hard limit half-way.
+   */
+  static final int BLOCK_HEADROOM = 1_000;
+
   private final AppendBlobClient client;
   private final int blockLimit;
   private int blocks;
 
-  AzureAppendableLog(
+  private AzureAppendableLog(
       StorageLocation location, AppendBlobClient client, long length, int blocks, int blockLimit) {
     super(location, length);
     this.client = requireNonNull(client, "client is null");
@@ -44,8 +53,66 @@ final class AzureAppendableLog extends AbstractAppendableLog {
     this.blockLimit = blockLimit;
   }
 
-  int committedBlocks() {
-    return blocks;
+  /**
+   * The log of an append blob, created if missing.
+   *
+   * @param blockLimit the most blocks the blob may hold ({@link AzureMetaStorage#MAX_APPEND_BLOCKS}
+   *     but in tests)
+   * @throws IOException if the blob cannot take more appends: it is a block or page blob (written
+   *     by another tool), it is sealed, or it is within {@link #BLOCK_HEADROOM} blocks of the limit
+   */
+  static AzureAppendableLog open(StorageLocation file, AppendBlobClient client, int blockLimit)
+      throws IOException {
+    BlobProperties properties;
+    try {
+      properties = propertiesOrCreate(client);
+    } catch (RuntimeException e) {
+      throw AzureErrors.toIoException("open for appending", file, e);
+    }
+    if (properties.getBlobType() != BlobType.APPEND_BLOB) {
+      throw new IOException(
+          file + " is a " + properties.getBlobType() + ", not an append blob; cannot append to it");
+    }
+    if (Boolean.TRUE.equals(properties.isSealed())) {
+      throw new IOException(file + " is a sealed append blob; cannot append to it");
+    }
+    int blocks =
+        properties.getCommittedBlockCount() == null ? 0 : properties.getCommittedBlockCount();
+    // the small limits of tests shrink the headroom with them
+    int headroom = Math.max(1, Math.min(BLOCK_HEADROOM, blockLimit / 10));
+    if (blocks > blockLimit - headroom) {
+      throw new IOException(
+          file
+              + " holds "
+              + blocks
+              + " blocks, near the append blob limit of "
+              + blockLimit
+              + "; write to a new file");
+    }
+    return new AzureAppendableLog(file, client, properties.getBlobSize(), blocks, blockLimit);
+  }
+
+  private static BlobProperties propertiesOrCreate(AppendBlobClient client) {
+    try {
+      return client.getProperties();
+    } catch (RuntimeException e) {
+      if (!AzureErrors.isNotFound(e)) {
+        throw e;
+      }
+    }
+    try {
+      client.createWithResponse(
+          new AppendBlobCreateOptions()
+              .setRequestConditions(new BlobRequestConditions().setIfNoneMatch("*")),
+          null,
+          null);
+    } catch (RuntimeException e) {
+      // created meanwhile by another writer or by a retried attempt of ours: either way it exists
+      if (!AzureErrors.isAlreadyExists(e)) {
+        throw e;
+      }
+    }
+    return client.getProperties();
   }
 
   @Override
@@ -86,7 +153,7 @@ final class AzureAppendableLog extends AbstractAppendableLog {
               md5(bytes, offset, size),
               conditions,
               null,
-              ServiceRequestCounter.context(attempts));
+              AzureRequestCounter.context(attempts));
       Integer count = response.getValue().getBlobCommittedBlockCount();
       blocks = count != null ? count : blocks + 1;
     } catch (BlobStorageException e) {

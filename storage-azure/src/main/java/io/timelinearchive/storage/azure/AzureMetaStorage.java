@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import com.azure.core.http.policy.HttpPipelinePolicy;
 import com.azure.core.http.rest.PagedResponse;
-import com.azure.core.util.BinaryData;
 import com.azure.identity.DefaultAzureCredentialBuilder;
 import com.azure.storage.blob.BlobClient;
 import com.azure.storage.blob.BlobContainerClient;
@@ -12,29 +11,19 @@ import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.storage.blob.batch.BlobBatchClientBuilder;
 import com.azure.storage.blob.models.BlobItem;
 import com.azure.storage.blob.models.BlobListDetails;
-import com.azure.storage.blob.models.BlobProperties;
-import com.azure.storage.blob.models.BlobRequestConditions;
-import com.azure.storage.blob.models.BlobType;
 import com.azure.storage.blob.models.ConsistentReadControl;
 import com.azure.storage.blob.models.ListBlobsOptions;
-import com.azure.storage.blob.options.AppendBlobCreateOptions;
 import com.azure.storage.blob.options.BlobInputStreamOptions;
-import com.azure.storage.blob.options.BlockBlobSimpleUploadOptions;
-import com.azure.storage.blob.specialized.AppendBlobClient;
 import com.azure.storage.common.StorageSharedKeyCredential;
 import com.azure.storage.common.policy.RequestRetryOptions;
 import io.timelinearchive.storage.AppendableLog;
 import io.timelinearchive.storage.DaemonThreads;
 import io.timelinearchive.storage.FileIterator;
 import io.timelinearchive.storage.MetaStorage;
-import io.timelinearchive.storage.OutcomeUnknownException;
 import io.timelinearchive.storage.ServiceRequestCounting;
-import io.timelinearchive.storage.StorageErrors;
 import io.timelinearchive.storage.StorageLocation;
 import java.io.IOException;
 import java.io.InputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -44,7 +33,6 @@ import java.util.Optional;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One container of an Azure storage account, through the Blob service (also for ADLS Gen2 accounts,
@@ -55,18 +43,12 @@ final class AzureMetaStorage implements MetaStorage, ServiceRequestCounting {
   /** The service's limit on the blocks of one append blob. */
   static final int MAX_APPEND_BLOCKS = 50_000;
 
-  /**
-   * An append blob with fewer free blocks than this is not opened for appending: the archiver then
-   * starts a new archive file before a run could hit the hard limit half-way.
-   */
-  static final int APPEND_BLOCK_HEADROOM = 1_000;
-
-  private final AzureStorageConfig config;
+  private final AzureConfig config;
   private final BlobContainerClient container;
-  private final AzureBlobDeleter deleter;
+  private final AzureBatchDelete deleter;
   private final ThreadPoolExecutor deleteExecutor;
   private final int appendBlockLimit;
-  private final ServiceRequestCounter requests = new ServiceRequestCounter();
+  private final AzureRequestCounter requests = new AzureRequestCounter();
 
   /**
    * @param appendBlockLimit the most blocks an append blob may hold ({@link #MAX_APPEND_BLOCKS} but
@@ -75,7 +57,7 @@ final class AzureMetaStorage implements MetaStorage, ServiceRequestCounting {
    *     faults with them)
    */
   AzureMetaStorage(
-      AzureStorageConfig config,
+      AzureConfig config,
       RequestRetryOptions retryOptions,
       int appendBlockLimit,
       List<HttpPipelinePolicy> extraPolicies) {
@@ -88,7 +70,7 @@ final class AzureMetaStorage implements MetaStorage, ServiceRequestCounting {
     this.appendBlockLimit = appendBlockLimit;
 
     BlobServiceClientBuilder builder = new BlobServiceClientBuilder().retryOptions(retryOptions);
-    AzureStorageConfig.Credentials credentials = config.credentials();
+    AzureCredentials credentials = config.credentials();
     switch (credentials.kind()) {
       case CONNECTION_STRING -> builder.connectionString(credentials.secret());
       case ACCOUNT_KEY ->
@@ -114,7 +96,7 @@ final class AzureMetaStorage implements MetaStorage, ServiceRequestCounting {
             DaemonThreads.factory("azure-delete-" + config.container()));
     deleteExecutor.allowCoreThreadTimeOut(true);
     this.deleter =
-        new AzureBlobDeleter(
+        new AzureBatchDelete(
             container,
             new BlobBatchClientBuilder(container).buildClient(),
             deleteExecutor,
@@ -173,29 +155,7 @@ final class AzureMetaStorage implements MetaStorage, ServiceRequestCounting {
   @Override
   public void createExclusive(StorageLocation file, byte[] content) throws IOException {
     requireNonNull(content, "content is null");
-    BlobClient blob = blob(file);
-    AtomicInteger attempts = new AtomicInteger();
-    BlockBlobSimpleUploadOptions options =
-        new BlockBlobSimpleUploadOptions(BinaryData.fromBytes(content.clone()))
-            .setContentMd5(md5(content))
-            .setRequestConditions(new BlobRequestConditions().setIfNoneMatch("*"));
-    try {
-      blob.getBlockBlobClient()
-          .uploadWithResponse(options, null, ServiceRequestCounter.context(attempts));
-    } catch (RuntimeException e) {
-      if (AzureErrors.isAlreadyExists(e)) {
-        if (attempts.get() > 1) {
-          throw new OutcomeUnknownException(
-              file
-                  + " exists after the create was retried ("
-                  + attempts.get()
-                  + " attempts); an earlier attempt of this call may have written it",
-              e);
-        }
-        throw StorageErrors.alreadyExists(file, e);
-      }
-      throw AzureErrors.toIoException("create", file, e);
-    }
+    AzureExclusiveCreate.create(blob(file).getBlockBlobClient(), file, content);
   }
 
   @Override
@@ -206,64 +166,13 @@ final class AzureMetaStorage implements MetaStorage, ServiceRequestCounting {
   /**
    * Opens an append blob, creating it if missing.
    *
-   * @throws IOException if the blob cannot take more appends: it is a block or page blob (written
-   *     by another tool), it is sealed, or it is within {@link #APPEND_BLOCK_HEADROOM} blocks of
-   *     the service's limit; the archiver then starts a new archive file
+   * @throws IOException if the blob cannot take more appends (see {@link AzureAppendableLog#open});
+   *     the archiver then starts a new archive file
    */
   @Override
   public Optional<AppendableLog> openLog(StorageLocation file) throws IOException {
-    AppendBlobClient client = blob(file).getAppendBlobClient();
-    BlobProperties properties;
-    try {
-      properties = propertiesOrCreate(file, client);
-    } catch (RuntimeException e) {
-      throw AzureErrors.toIoException("open for appending", file, e);
-    }
-    if (properties.getBlobType() != BlobType.APPEND_BLOB) {
-      throw new IOException(
-          file + " is a " + properties.getBlobType() + ", not an append blob; cannot append to it");
-    }
-    if (Boolean.TRUE.equals(properties.isSealed())) {
-      throw new IOException(file + " is a sealed append blob; cannot append to it");
-    }
-    int blocks =
-        properties.getCommittedBlockCount() == null ? 0 : properties.getCommittedBlockCount();
-    // the small limits of tests shrink the headroom with them
-    int headroom = Math.max(1, Math.min(APPEND_BLOCK_HEADROOM, appendBlockLimit / 10));
-    if (blocks > appendBlockLimit - headroom) {
-      throw new IOException(
-          file
-              + " holds "
-              + blocks
-              + " blocks, near the append blob limit of "
-              + appendBlockLimit
-              + "; write to a new file");
-    }
     return Optional.of(
-        new AzureAppendableLog(file, client, properties.getBlobSize(), blocks, appendBlockLimit));
-  }
-
-  private static BlobProperties propertiesOrCreate(StorageLocation file, AppendBlobClient client) {
-    try {
-      return client.getProperties();
-    } catch (RuntimeException e) {
-      if (!AzureErrors.isNotFound(e)) {
-        throw e;
-      }
-    }
-    try {
-      client.createWithResponse(
-          new AppendBlobCreateOptions()
-              .setRequestConditions(new BlobRequestConditions().setIfNoneMatch("*")),
-          null,
-          null);
-    } catch (RuntimeException e) {
-      // created meanwhile by another writer or by a retried attempt of ours: either way it exists
-      if (!AzureErrors.isAlreadyExists(e)) {
-        throw e;
-      }
-    }
-    return client.getProperties();
+        AzureAppendableLog.open(file, blob(file).getAppendBlobClient(), appendBlockLimit));
   }
 
   @Override
@@ -277,12 +186,8 @@ final class AzureMetaStorage implements MetaStorage, ServiceRequestCounting {
     }
   }
 
-  AzureBlobDeleter.Mode deleteMode() {
+  AzureBatchDelete.Mode deleteMode() {
     return deleter.mode();
-  }
-
-  BlobContainerClient containerClient() {
-    return container;
   }
 
   @Override
@@ -321,13 +226,5 @@ final class AzureMetaStorage implements MetaStorage, ServiceRequestCounting {
               + ")");
     }
     return location.path();
-  }
-
-  private static byte[] md5(byte[] content) {
-    try {
-      return MessageDigest.getInstance("MD5").digest(content);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK has MD5", e);
-    }
   }
 }

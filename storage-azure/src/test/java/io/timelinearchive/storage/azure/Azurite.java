@@ -196,7 +196,7 @@ public final class Azurite implements AutoCloseable {
 
   /** Settings that point a storage at this server with the account key. */
   public Map<String, String> config() {
-    return Map.of(AzureStorageConfig.ENDPOINT, endpoint(), AzureStorageConfig.ACCOUNT_KEY, KEY);
+    return Map.of(AzureConfig.ENDPOINT.key(), endpoint(), AzureConfig.ACCOUNT_KEY.key(), KEY);
   }
 
   public BlobServiceClient serviceClient() {

@@ -31,10 +31,10 @@ class TestAzureMetaStorageAzurite extends AbstractMetaStorageContractTest {
   void openStorage() {
     container = Azurite.get().newContainer().getBlobContainerName();
     Map<String, String> config = new HashMap<>(Azurite.get().config());
-    config.put(AzureStorageConfig.LIST_PAGE_SIZE, Integer.toString(LIST_PAGE_SIZE));
+    config.put(AzureConfig.LIST_PAGE_SIZE.key(), Integer.toString(LIST_PAGE_SIZE));
     storage =
         new AzureMetaStorage(
-            AzureStorageConfig.from(Azurite.rootOf(container), config),
+            AzureConfig.from(Azurite.rootOf(container), config),
             new RequestRetryOptions(),
             AzureMetaStorage.MAX_APPEND_BLOCKS,
             List.of());

@@ -3,6 +3,7 @@ package io.timelinearchive.storage.azure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.storage.blob.BlobContainerClient;
+import io.timelinearchive.config.SettingNamespace;
 import io.timelinearchive.storage.AppendableLog;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorageFactory;
@@ -24,6 +25,18 @@ class TestAzureMetaStorageFactory {
         MetaStorages.factoryFor(scheme, TestAzureMetaStorageFactory.class.getClassLoader());
 
     assertThat(factory).isInstanceOf(AzureMetaStorageFactory.class);
+  }
+
+  @Test
+  void declaresItsSettingsSoThatMisspeltKeysFail() {
+    assertThat(MetaStorages.settingNamespaces(TestAzureMetaStorageFactory.class.getClassLoader()))
+        .filteredOn(namespace -> namespace.prefix().equals("azure."))
+        .singleElement()
+        .satisfies(
+            namespace -> {
+              assertThat(namespace.kind()).isEqualTo(SettingNamespace.Kind.EXCLUSIVE);
+              assertThat(namespace.settings()).isEqualTo(AzureConfig.SETTINGS);
+            });
   }
 
   @Test

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /** How deletes use blob batches, and how they do without them. */
 @ExtendWith(Azurite.Extension.class)
-class TestAzureBlobDeletesAzurite {
+class TestAzureBatchDeleteAzurite {
   private final RequestLog requests = new RequestLog();
   private BlobContainerClient container;
   private StorageLocation root;
@@ -53,7 +53,7 @@ class TestAzureBlobDeletesAzurite {
   private AzureMetaStorage open(Map<String, String> config) {
     AzureMetaStorage storage =
         new AzureMetaStorage(
-            AzureStorageConfig.from(root, config),
+            AzureConfig.from(root, config),
             new RequestRetryOptions(),
             AzureMetaStorage.MAX_APPEND_BLOCKS,
             List.of(requests));
@@ -68,7 +68,7 @@ class TestAzureBlobDeletesAzurite {
 
     storage.deleteAll(files);
 
-    assertThat(storage.deleteMode()).isEqualTo(AzureBlobDeleter.Mode.BATCH);
+    assertThat(storage.deleteMode()).isEqualTo(AzureBatchDelete.Mode.BATCH);
     assertThat(requests.attempts(RequestLog.Attempt::isBatch))
         .extracting(RequestLog.Attempt::status)
         .containsExactly(202, 202);
@@ -97,7 +97,7 @@ class TestAzureBlobDeletesAzurite {
   @Test
   void batchSizeSettingIsHonoured() throws Exception {
     Map<String, String> config = new HashMap<>(Azurite.get().config());
-    config.put(AzureStorageConfig.DELETE_BATCH_SIZE, "10");
+    config.put(AzureConfig.DELETE_BATCH_SIZE.key(), "10");
     AzureMetaStorage storage = open(config);
     List<StorageLocation> files = upload("hoodie", 25);
 
@@ -122,9 +122,9 @@ class TestAzureBlobDeletesAzurite {
     AzureMetaStorage storage =
         open(
             Map.of(
-                AzureStorageConfig.ENDPOINT,
+                AzureConfig.ENDPOINT.key(),
                 Azurite.get().endpoint(),
-                AzureStorageConfig.SAS_TOKEN,
+                AzureConfig.SAS_TOKEN.key(),
                 sas));
 
     assertThatThrownBy(() -> storage.deleteAll(files.subList(0, 2)))
@@ -135,7 +135,7 @@ class TestAzureBlobDeletesAzurite {
               assertThat(e.failures()).containsOnlyKeys(files.get(1));
               assertThat(e.failures().get(files.get(1))).startsWith("403");
             });
-    assertThat(storage.deleteMode()).isEqualTo(AzureBlobDeleter.Mode.SINGLES);
+    assertThat(storage.deleteMode()).isEqualTo(AzureBatchDelete.Mode.SINGLES);
     assertThat(remaining()).containsExactly("hoodie/00001", "hoodie/00002", "hoodie/00003");
 
     assertThatThrownBy(() -> storage.deleteAll(files.subList(1, 4)))
@@ -157,7 +157,7 @@ class TestAzureBlobDeletesAzurite {
 
     storage.deleteAll(files);
 
-    assertThat(storage.deleteMode()).isEqualTo(AzureBlobDeleter.Mode.BATCH);
+    assertThat(storage.deleteMode()).isEqualTo(AzureBatchDelete.Mode.BATCH);
     assertThat(remaining()).isEmpty();
   }
 

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * them: the faults are injected in the client's pipeline, the server is a real Azurite.
  */
 @ExtendWith(Azurite.Extension.class)
-class TestAzureMetaStorageRetriesAzurite {
+class TestAzureConditionalWritesAzurite {
   private static final RequestRetryOptions QUICK_RETRIES =
       new RequestRetryOptions(
           RetryPolicyType.FIXED,
@@ -51,7 +51,7 @@ class TestAzureMetaStorageRetriesAzurite {
 
   private AzureMetaStorage openStorage(int appendBlockLimit) {
     return new AzureMetaStorage(
-        AzureStorageConfig.from(root, Azurite.get().config()),
+        AzureConfig.from(root, Azurite.get().config()),
         QUICK_RETRIES,
         appendBlockLimit,
         // the log sits nearer the network than the fault, so it sees the lost answers too

@@ -3,6 +3,7 @@ package io.timelinearchive.storage.azure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.timelinearchive.config.Setting;
 import io.timelinearchive.storage.StorageLocation;
 import java.util.HashMap;
 import java.util.Map;
@@ -10,15 +11,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-class TestAzureStorageConfig {
+class TestAzureConfig {
   private static final String KEY = Azurite.KEY;
 
   @ParameterizedTest
   @ValueSource(strings = {"abfs", "abfss", "wasb", "wasbs"})
   void everySchemeTalksToTheBlobEndpoint(String scheme) {
     for (String service : new String[] {"dfs", "blob"}) {
-      AzureStorageConfig config =
-          AzureStorageConfig.from(
+      AzureConfig config =
+          AzureConfig.from(
               StorageLocation.of(
                   scheme + "://tables@myaccount." + service + ".core.windows.net/db/t1"),
               Map.of());
@@ -27,15 +28,14 @@ class TestAzureStorageConfig {
       assertThat(config.container()).isEqualTo("tables");
       assertThat(config.endpoint()).isEqualTo("https://myaccount.blob.core.windows.net");
       assertThat(config.scheme()).isEqualTo(scheme);
-      assertThat(config.credentials().kind())
-          .isEqualTo(AzureStorageConfig.Credentials.Kind.DEFAULT_CHAIN);
+      assertThat(config.credentials().kind()).isEqualTo(AzureCredentials.Kind.DEFAULT_CHAIN);
     }
   }
 
   @Test
   void otherCloudsKeepTheirSuffix() {
-    AzureStorageConfig config =
-        AzureStorageConfig.from(
+    AzureConfig config =
+        AzureConfig.from(
             StorageLocation.of("abfss://data@acct.dfs.core.chinacloudapi.cn/x"), Map.of());
 
     assertThat(config.endpoint()).isEqualTo("https://acct.blob.core.chinacloudapi.cn");
@@ -43,10 +43,10 @@ class TestAzureStorageConfig {
 
   @Test
   void endpointOverrideIsUsedAsWritten() {
-    AzureStorageConfig config =
-        AzureStorageConfig.from(
+    AzureConfig config =
+        AzureConfig.from(
             StorageLocation.of("wasb://data@devstoreaccount1/x"),
-            Map.of(AzureStorageConfig.ENDPOINT, "http://127.0.0.1:10000/devstoreaccount1/"));
+            Map.of(AzureConfig.ENDPOINT.key(), "http://127.0.0.1:10000/devstoreaccount1/"));
 
     assertThat(config.account()).isEqualTo("devstoreaccount1");
     assertThat(config.endpoint()).isEqualTo("http://127.0.0.1:10000/devstoreaccount1");
@@ -54,19 +54,18 @@ class TestAzureStorageConfig {
 
   @Test
   void bareAccountNeedsAnEndpoint() {
-    assertThatThrownBy(
-            () -> AzureStorageConfig.from(StorageLocation.of("abfs://data@acct/x"), Map.of()))
+    assertThatThrownBy(() -> AzureConfig.from(StorageLocation.of("abfs://data@acct/x"), Map.of()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("azure.endpoint");
   }
 
   @Test
   void connectionStringMayNameTheEndpoint() {
-    AzureStorageConfig config =
-        AzureStorageConfig.from(
+    AzureConfig config =
+        AzureConfig.from(
             StorageLocation.of("abfs://data@devstoreaccount1/x"),
             Map.of(
-                AzureStorageConfig.CONNECTION_STRING,
+                AzureConfig.CONNECTION_STRING.key(),
                 "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey="
                     + KEY
                     + ";BlobEndpoint=http://127.0.0.1:1234/devstoreaccount1;"));
@@ -79,7 +78,7 @@ class TestAzureStorageConfig {
   void locationsWithoutContainerAreRejected() {
     assertThatThrownBy(
             () ->
-                AzureStorageConfig.from(
+                AzureConfig.from(
                     StorageLocation.of("abfs://acct.dfs.core.windows.net/x"), Map.of()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("container@account");
@@ -90,7 +89,7 @@ class TestAzureStorageConfig {
   void invalidContainerNamesAreRejected(String container) {
     assertThatThrownBy(
             () ->
-                AzureStorageConfig.from(
+                AzureConfig.from(
                     StorageLocation.of("abfs://" + container + "@acct.dfs.core.windows.net/x"),
                     Map.of()))
         .isInstanceOf(IllegalArgumentException.class)
@@ -101,7 +100,7 @@ class TestAzureStorageConfig {
   void otherSchemesAreRejected() {
     assertThatThrownBy(
             () ->
-                AzureStorageConfig.from(
+                AzureConfig.from(
                     StorageLocation.of("s3://data@acct.blob.core.windows.net/x"), Map.of()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("not an Azure location");
@@ -113,9 +112,9 @@ class TestAzureStorageConfig {
             () ->
                 from(
                     Map.of(
-                        AzureStorageConfig.ACCOUNT_KEY,
+                        AzureConfig.ACCOUNT_KEY.key(),
                         KEY,
-                        AzureStorageConfig.SAS_TOKEN,
+                        AzureConfig.SAS_TOKEN.key(),
                         "sv=2020&sig=abc")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("azure.account-key")
@@ -125,22 +124,22 @@ class TestAzureStorageConfig {
   @Test
   void secretsStayOutOfMessagesAndToString() {
     String badKey = "not base64 but secret!";
-    assertThatThrownBy(() -> from(Map.of(AzureStorageConfig.ACCOUNT_KEY, badKey)))
+    assertThatThrownBy(() -> from(Map.of(AzureConfig.ACCOUNT_KEY.key(), badKey)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("azure.account-key")
         .hasMessageNotContaining("secret");
     String badSas = "sv=2020&secretvalue";
-    assertThatThrownBy(() -> from(Map.of(AzureStorageConfig.SAS_TOKEN, badSas)))
+    assertThatThrownBy(() -> from(Map.of(AzureConfig.SAS_TOKEN.key(), badSas)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("azure.sas-token")
         .hasMessageNotContaining("secretvalue");
 
-    AzureStorageConfig withKey = from(Map.of(AzureStorageConfig.ACCOUNT_KEY, KEY));
-    AzureStorageConfig withSas = from(Map.of(AzureStorageConfig.SAS_TOKEN, "?sv=2020&sig=s3cr3t"));
-    AzureStorageConfig withConnectionString =
+    AzureConfig withKey = from(Map.of(AzureConfig.ACCOUNT_KEY.key(), KEY));
+    AzureConfig withSas = from(Map.of(AzureConfig.SAS_TOKEN.key(), "?sv=2020&sig=s3cr3t"));
+    AzureConfig withConnectionString =
         from(
             Map.of(
-                AzureStorageConfig.CONNECTION_STRING,
+                AzureConfig.CONNECTION_STRING.key(),
                 "AccountName=acct;AccountKey=" + KEY + ";EndpointSuffix=core.windows.net"));
 
     assertThat(withKey.toString()).doesNotContain(KEY).contains("account_key");
@@ -152,17 +151,26 @@ class TestAzureStorageConfig {
   @Test
   void numericSettingsAreBounded() {
     assertThat(from(Map.of()).deleteBatchSize()).isEqualTo(256);
-    assertThat(from(Map.of(AzureStorageConfig.DELETE_BATCH_SIZE, "100")).deleteBatchSize())
+    assertThat(from(Map.of(AzureConfig.DELETE_BATCH_SIZE.key(), "100")).deleteBatchSize())
         .isEqualTo(100);
-    assertThatThrownBy(() -> from(Map.of(AzureStorageConfig.DELETE_BATCH_SIZE, "257")))
+    assertThatThrownBy(() -> from(Map.of(AzureConfig.DELETE_BATCH_SIZE.key(), "257")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("azure.delete-batch-size must be between 1 and 256, got 257");
-    assertThatThrownBy(() -> from(Map.of(AzureStorageConfig.DELETE_PARALLELISM, "many")))
+        .hasMessage("azure.delete-batch-size='257' must be from 1 to 256");
+    assertThatThrownBy(() -> from(Map.of(AzureConfig.DELETE_PARALLELISM.key(), "many")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("azure.delete-parallelism must be a whole number");
-    assertThatThrownBy(() -> from(Map.of(AzureStorageConfig.LIST_PAGE_SIZE, "0")))
+        .hasMessageContaining("azure.delete-parallelism='many' is not a whole number");
+    assertThatThrownBy(() -> from(Map.of(AzureConfig.LIST_PAGE_SIZE.key(), "0")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("azure.list-page-size");
+  }
+
+  @Test
+  void blankValuesAreRefusedRatherThanTakenForUnset() {
+    for (Setting<?> setting : AzureConfig.SETTINGS) {
+      assertThatThrownBy(() -> from(Map.of(setting.key(), "  ")))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith(setting.key() + " is blank");
+    }
   }
 
   @Test
@@ -180,8 +188,8 @@ class TestAzureStorageConfig {
         .hasMessageNotContaining(KEY);
   }
 
-  private static AzureStorageConfig from(Map<String, String> settings) {
-    return AzureStorageConfig.from(
+  private static AzureConfig from(Map<String, String> settings) {
+    return AzureConfig.from(
         StorageLocation.of("abfss://data@acct.dfs.core.windows.net/t"), settings);
   }
 }

@@ -31,8 +31,8 @@ import org.slf4j.LoggerFactory;
  * account, the credential or the emulator refuses batches, with bounded parallel single deletes.
  * Which of the two works is learnt from the first batch and kept for the life of the storage.
  */
-final class AzureBlobDeleter {
-  private static final Logger LOG = LoggerFactory.getLogger(AzureBlobDeleter.class);
+final class AzureBatchDelete {
+  private static final Logger LOG = LoggerFactory.getLogger(AzureBatchDelete.class);
 
   /**
    * Whole-batch answers that mean "no batches for you" rather than "try again": a credential that
@@ -55,7 +55,7 @@ final class AzureBlobDeleter {
   private final String description;
   private volatile Mode mode = Mode.UNKNOWN;
 
-  AzureBlobDeleter(
+  AzureBatchDelete(
       BlobContainerClient container,
       BlobBatchClient batchClient,
       ExecutorService executor,

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The archiver end to end on Azurite, as it runs on a table in ADLS: through the abfs URI. */
 @ExtendWith(Azurite.Extension.class)
-class TestTimelineArchiverAzurite {
+class TestAzureArchivalAzurite {
   /** 40 commits and 10 cleans (150 files), over Hudi's default limits of 20 to 30 commits. */
   private static final SampleTable.Spec SPEC =
       new SampleTable.Spec(40, false, 0, 4, 0, 0, false, LocalDateTime.of(2026, 3, 1, 0, 0), 11);

@@ -26,11 +26,11 @@ import reactor.core.publisher.Mono;
  * write refused on a later attempt can be told apart from one refused on the first: only the latter
  * proves the target existed before this call.
  */
-final class ServiceRequestCounter implements HttpPipelinePolicy {
+final class AzureRequestCounter implements HttpPipelinePolicy {
   /** The context key the batch client sets on the parts of a batch. */
   private static final String BATCH_PART = "Batch-Operation-Info";
 
-  private static final String ATTEMPTS = ServiceRequestCounter.class.getName() + ".attempts";
+  private static final String ATTEMPTS = AzureRequestCounter.class.getName() + ".attempts";
 
   private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
 
