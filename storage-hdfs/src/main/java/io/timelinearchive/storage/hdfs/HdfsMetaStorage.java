@@ -370,9 +370,9 @@ final class HdfsMetaStorage implements MetaStorage {
           "cannot append to "
               + file
               + ": another writer held it open and recovering its lease took longer than "
-              + timeout.toMillis()
-              + " ms ("
-              + HdfsConfig.LEASE_RECOVERY_TIMEOUT_MS
+              + HdfsConfig.LEASE_RECOVERY_TIMEOUT.formatted(timeout)
+              + " ("
+              + HdfsConfig.LEASE_RECOVERY_TIMEOUT.key()
               + "); write to a new file",
           unwrap(leaseHeld));
     }

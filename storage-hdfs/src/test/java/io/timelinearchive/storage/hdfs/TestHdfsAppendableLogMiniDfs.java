@@ -172,12 +172,12 @@ class TestHdfsAppendableLogMiniDfs {
     crashed.hsync();
 
     Map<String, String> impatient = new HashMap<>(DFS.config());
-    impatient.put(HdfsConfig.LEASE_RECOVERY_TIMEOUT_MS, "0");
+    impatient.put(HdfsConfig.LEASE_RECOVERY_TIMEOUT.key(), "0s");
     try (MetaStorage hurried = open(impatient)) {
       assertThatThrownBy(() -> hurried.openLog(file))
           .isInstanceOf(IOException.class)
           .hasMessageContaining(file.toString())
-          .hasMessageContaining(HdfsConfig.LEASE_RECOVERY_TIMEOUT_MS);
+          .hasMessageContaining(HdfsConfig.LEASE_RECOVERY_TIMEOUT.key());
     }
 
     // The recovery started goes on; the bytes are kept and a patient archiver gets the file.
