@@ -82,7 +82,8 @@ class TestHdfsMetaStorageMiniDfs extends AbstractMetaStorageContractTest {
   @Test
   void filesStillBeingCreatedAreNotListed() throws Exception {
     try (FSDataOutputStream out =
-        client.create(hadoopPath(root().resolve(HdfsMetaStorage.TEMP_PREFIX + "1234")), false)) {
+        client.create(
+            hadoopPath(root().resolve(HdfsExclusiveCreate.TEMP_PREFIX + "1234")), false)) {
       out.write(1);
     }
     storage.createExclusive(root().resolve("visible"), new byte[1]);
