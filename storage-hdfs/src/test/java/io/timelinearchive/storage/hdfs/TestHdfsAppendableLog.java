@@ -23,7 +23,7 @@ import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The append log on HDFS: durability, visibility, concurrent writers, crashed writers. */
-class TestHdfsAppendableLogMiniDfs {
+class TestHdfsAppendableLog {
   @RegisterExtension static final MiniDfs DFS = new MiniDfs();
 
   private StorageLocation root;
