@@ -45,7 +45,7 @@ final class HdfsAppendableLog extends AbstractAppendableLog {
     try {
       stored = fs.getFileStatus(path).getLen();
     } catch (IOException e) {
-      throw HdfsMetaStorage.translate(e, location());
+      throw HdfsErrors.translate(e, location());
     }
     if (stored != position) {
       throw new IOException(

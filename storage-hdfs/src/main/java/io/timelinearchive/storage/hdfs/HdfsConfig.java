@@ -2,38 +2,73 @@ package io.timelinearchive.storage.hdfs;
 
 import static java.util.Objects.requireNonNull;
 
+import io.timelinearchive.config.ConfigCheck;
+import io.timelinearchive.config.Setting;
+import io.timelinearchive.config.SettingNamespace;
+import io.timelinearchive.config.ValueParser.InvalidValueException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 
 /**
  * The settings of the Hadoop backend, read from the keys of the archiver's config that start with
  * {@code hadoop.}.
  *
- * <p>Two keys are ours: {@value #SCHEMES} and {@value #LEASE_RECOVERY_TIMEOUT_MS}. Every other
- * {@code hadoop.}-prefixed key is a Hadoop setting with the prefix stripped ({@code
- * hadoop.fs.defaultFS} sets {@code fs.defaultFS}; Hadoop's own {@code hadoop.*} keys are therefore
- * written {@code hadoop.hadoop.*}). They override the default resources on the classpath ({@code
- * core-site.xml}, {@code hdfs-site.xml}).
+ * <p>{@link #SETTINGS} are ours. Every other {@code hadoop.}-prefixed key is a Hadoop setting with
+ * the prefix stripped ({@code hadoop.fs.defaultFS} sets {@code fs.defaultFS}; Hadoop's own {@code
+ * hadoop.*} keys are therefore written {@code hadoop.hadoop.*}). They override the default
+ * resources on the classpath ({@code core-site.xml}, {@code hdfs-site.xml}).
  *
- * @param schemes the URI schemes routed through Hadoop: {@code hdfs}, {@code viewfs} and those
- *     listed in {@value #SCHEMES}
- * @param leaseRecoveryTimeout how long {@code openLog} waits for HDFS to recover a file left open
- *     by another writer before giving up
+ * @param schemes the URI schemes routed through Hadoop: {@code hdfs}, {@code viewfs} and those of
+ *     {@link #SCHEMES}
+ * @param leaseRecoveryTimeout {@link #LEASE_RECOVERY_TIMEOUT}
  * @param hadoopProperties Hadoop settings, prefix stripped; values may be secrets
  */
 record HdfsConfig(
     Set<String> schemes, Duration leaseRecoveryTimeout, Map<String, String> hadoopProperties) {
   static final String PREFIX = "hadoop.";
-  static final String SCHEMES = "hadoop.schemes";
-  static final String LEASE_RECOVERY_TIMEOUT_MS = "hadoop.lease-recovery-timeout-ms";
   static final Set<String> DEFAULT_SCHEMES = Set.of("hdfs", "viewfs");
-  static final Duration DEFAULT_LEASE_RECOVERY_TIMEOUT = Duration.ofSeconds(10);
-  private static final Set<String> OWN_KEYS = Set.of(SCHEMES, LEASE_RECOVERY_TIMEOUT_MS);
+
+  static final Setting<Set<String>> SCHEMES =
+      Setting.of("hadoop.schemes", HdfsConfig::parseSchemes)
+          .formattedWith(schemes -> String.join(",", schemes))
+          .defaultValue(Set.of())
+          .documentedDefault("none")
+          .doc(
+              "more URI schemes to open through Hadoop besides hdfs and viewfs, comma-separated"
+                  + " (ofs,jfs); their FileSystem must be on the class path")
+          .build();
+  static final Setting<Duration> LEASE_RECOVERY_TIMEOUT =
+      Setting.duration("hadoop.lease-recovery-timeout")
+          .defaultValue(Duration.ofSeconds(10))
+          .doc(
+              "how long opening the archive log waits for HDFS to recover a file another writer"
+                  + " left open; 0s starts the recovery and does not wait")
+          .build();
+
+  static final List<Setting<?>> SETTINGS = List.of(SCHEMES, LEASE_RECOVERY_TIMEOUT);
+
+  /**
+   * Our keys among Hadoop's: a key that is none of ours is handed to Hadoop, unless it looks like a
+   * misspelling of one of ours.
+   */
+  static final SettingNamespace NAMESPACE = SettingNamespace.passedOn(PREFIX, SETTINGS);
+
+  /**
+   * The key {@link #LEASE_RECOVERY_TIMEOUT} had, in milliseconds. Too far from the new key to be
+   * taken for a misspelling of it, it would be handed to Hadoop, which ignores it, and leave the
+   * default in force: refused by name instead.
+   */
+  private static final String RENAMED_LEASE_RECOVERY_TIMEOUT = "hadoop.lease-recovery-timeout-ms";
+
+  private static final Pattern SCHEME = Pattern.compile("[a-z][a-z0-9+.-]*");
 
   HdfsConfig {
     schemes = Set.copyOf(requireNonNull(schemes, "schemes is null"));
@@ -42,44 +77,28 @@ record HdfsConfig(
   }
 
   /**
-   * @throws IllegalArgumentException naming the key of an invalid setting
+   * @throws IllegalArgumentException naming the key of an invalid or unknown setting
    */
   static HdfsConfig from(Map<String, String> config) {
     requireNonNull(config, "config is null");
+    if (config.containsKey(RENAMED_LEASE_RECOVERY_TIMEOUT)) {
+      throw new IllegalArgumentException(
+          RENAMED_LEASE_RECOVERY_TIMEOUT
+              + " is now "
+              + LEASE_RECOVERY_TIMEOUT.key()
+              + ", a duration such as 10s or 500ms");
+    }
+    ConfigCheck.check(config, List.of(NAMESPACE));
+
     Set<String> schemes = new TreeSet<>(DEFAULT_SCHEMES);
-    String listed = config.get(SCHEMES);
-    if (listed != null) {
-      for (String scheme : listed.split(",", -1)) {
-        String s = scheme.strip().toLowerCase(Locale.ROOT);
-        if (!s.matches("[a-z][a-z0-9+.-]*")) {
-          throw new IllegalArgumentException(
-              SCHEMES + " must be a comma-separated list of URI schemes, found '" + listed + "'");
-        }
-        schemes.add(s);
-      }
-    }
+    schemes.addAll(SCHEMES.get(config));
+    Duration timeout = LEASE_RECOVERY_TIMEOUT.get(config);
 
-    Duration timeout = DEFAULT_LEASE_RECOVERY_TIMEOUT;
-    String millis = config.get(LEASE_RECOVERY_TIMEOUT_MS);
-    if (millis != null) {
-      try {
-        timeout = Duration.ofMillis(Long.parseLong(millis.strip()));
-      } catch (NumberFormatException e) {
-        timeout = Duration.ofMillis(-1);
-      }
-      if (timeout.isNegative()) {
-        throw new IllegalArgumentException(
-            LEASE_RECOVERY_TIMEOUT_MS
-                + " must be a number of milliseconds >= 0, found '"
-                + millis
-                + "'");
-      }
-    }
-
+    Set<String> ownKeys = SETTINGS.stream().map(Setting::key).collect(Collectors.toSet());
     Map<String, String> hadoop = new TreeMap<>();
     config.forEach(
         (key, value) -> {
-          if (key.startsWith(PREFIX) && !OWN_KEYS.contains(key)) {
+          if (key.startsWith(PREFIX) && !ownKeys.contains(key)) {
             String name = key.substring(PREFIX.length());
             if (name.isEmpty() || value == null) {
               throw new IllegalArgumentException("invalid Hadoop setting '" + key + "'");
@@ -88,6 +107,18 @@ record HdfsConfig(
           }
         });
     return new HdfsConfig(schemes, timeout, hadoop);
+  }
+
+  private static Set<String> parseSchemes(String text) throws InvalidValueException {
+    Set<String> schemes = new TreeSet<>();
+    for (String scheme : text.split(",", -1)) {
+      String s = scheme.strip().toLowerCase(Locale.ROOT);
+      if (!SCHEME.matcher(s).matches()) {
+        throw new InvalidValueException("is not a comma-separated list of URI schemes (ofs,jfs)");
+      }
+      schemes.add(s);
+    }
+    return schemes;
   }
 
   /** The default resources on the classpath, overridden by {@link #hadoopProperties}. */
@@ -107,7 +138,7 @@ record HdfsConfig(
     return "HdfsConfig[schemes="
         + new TreeSet<>(schemes)
         + ", leaseRecoveryTimeout="
-        + leaseRecoveryTimeout
+        + LEASE_RECOVERY_TIMEOUT.formatted(leaseRecoveryTimeout)
         + ", hadoopProperties="
         + new TreeSet<>(hadoopProperties.keySet())
         + "]";

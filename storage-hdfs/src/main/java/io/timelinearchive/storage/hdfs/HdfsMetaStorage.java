@@ -7,16 +7,12 @@ import io.timelinearchive.storage.DeleteFailedException;
 import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.FileIterator;
 import io.timelinearchive.storage.MetaStorage;
-import io.timelinearchive.storage.OutcomeUnknownException;
-import io.timelinearchive.storage.StorageErrors;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.storage.Utf8Order;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InterruptedIOException;
 import java.net.URI;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -26,68 +22,56 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonPathCapabilities;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileContext;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LeaseRecoverable;
-import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.StreamCapabilities;
-import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
-import org.apache.hadoop.ipc.RemoteException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A {@link MetaStorage} on one Hadoop {@link FileSystem} (HDFS, viewfs, or another Hadoop scheme).
+ * A {@link MetaStorage} on one Hadoop {@link FileSystem} (HDFS, viewfs, or another Hadoop scheme):
+ * listing, reading, deleting and opening logs here; exclusive create in {@link
+ * HdfsExclusiveCreate}, taking over a file another writer left open in {@link HdfsLeaseRecovery}.
  *
  * <p>Owns its own FileSystem instance (not Hadoop's shared cache), so closing this storage closes
- * nothing another user holds. Renames go through {@link FileContext}, whose rename without
- * overwrite fails when the target exists; {@code FileSystem.rename} returns false on HDFS but
- * overwrites on local disks, so it is never used.
+ * nothing another user holds.
  */
 final class HdfsMetaStorage implements MetaStorage {
   private static final Logger LOG = LoggerFactory.getLogger(HdfsMetaStorage.class);
-
-  /** Names of files being written by {@link #createExclusive}; listings leave them out. */
-  static final String TEMP_PREFIX = ".timeline-archive-tmp-";
-
-  // Server-side class (hadoop-hdfs), not in the client jar: recognised by its name.
-  private static final String RECOVERY_IN_PROGRESS =
-      "org.apache.hadoop.hdfs.protocol.RecoveryInProgressException";
-  private static final Duration LEASE_POLL_INTERVAL = Duration.ofMillis(250);
 
   private static final Comparator<FileEntry> BY_NAME =
       Comparator.comparing(FileEntry::name, Utf8Order.COMPARATOR);
 
   private final StorageLocation root;
   private final HdfsConfig settings;
-  private final Configuration conf;
   private final FileSystem fs;
-  private final FileContext fileContext;
+  private final HdfsExclusiveCreate exclusiveCreate;
+  private final HdfsLeaseRecovery leaseRecovery;
   private final boolean supportsAppend;
   private final Set<Path> openLogs = ConcurrentHashMap.newKeySet();
 
   private HdfsMetaStorage(
       StorageLocation root,
       HdfsConfig settings,
-      Configuration conf,
       FileSystem fs,
-      FileContext fileContext,
+      HdfsExclusiveCreate exclusiveCreate,
+      HdfsLeaseRecovery leaseRecovery,
       boolean supportsAppend) {
     this.root = requireNonNull(root, "root is null");
     this.settings = requireNonNull(settings, "settings is null");
-    this.conf = requireNonNull(conf, "conf is null");
     this.fs = requireNonNull(fs, "fs is null");
-    this.fileContext = requireNonNull(fileContext, "fileContext is null");
+    this.exclusiveCreate = requireNonNull(exclusiveCreate, "exclusiveCreate is null");
+    this.leaseRecovery = requireNonNull(leaseRecovery, "leaseRecovery is null");
     this.supportsAppend = supportsAppend;
   }
 
@@ -104,9 +88,18 @@ final class HdfsMetaStorage implements MetaStorage {
           root,
           (System.nanoTime() - start) / 1_000_000);
       return new HdfsMetaStorage(
-          root, settings, conf, fs, fileContext, appends(fs, new Path("/" + root.path())));
+          root,
+          settings,
+          fs,
+          new HdfsExclusiveCreate(fs, fileContext),
+          new HdfsLeaseRecovery(fs, conf, settings.leaseRecoveryTimeout()),
+          appends(fs, new Path("/" + root.path())));
     } catch (IOException | RuntimeException e) {
-      closeQuietly(fs, e);
+      try {
+        fs.close();
+      } catch (IOException closing) {
+        e.addSuppressed(closing);
+      }
       throw e;
     }
   }
@@ -140,7 +133,7 @@ final class HdfsMetaStorage implements MetaStorage {
         // Listing a file yields the file itself, which is no child of the folder.
         boolean child =
             dir.equals(Path.getPathWithoutSchemeAndAuthority(status.getPath()).getParent());
-        if (status.isFile() && child && !name.startsWith(TEMP_PREFIX)) {
+        if (status.isFile() && child && !HdfsExclusiveCreate.isTemporary(name)) {
           files.add(
               new FileEntry(
                   folder.resolve(name),
@@ -151,7 +144,7 @@ final class HdfsMetaStorage implements MetaStorage {
     } catch (FileNotFoundException e) {
       return FileIterator.of(List.of());
     } catch (IOException e) {
-      throw translate(e, folder);
+      throw HdfsErrors.translate(e, folder);
     }
     // HDFS happens to list in byte order, but no FileSystem promises any order.
     files.sort(BY_NAME);
@@ -164,7 +157,7 @@ final class HdfsMetaStorage implements MetaStorage {
     try (FSDataInputStream in = fs.open(path)) {
       return in.readAllBytes();
     } catch (IOException e) {
-      throw translate(e, file);
+      throw HdfsErrors.translate(e, file);
     }
   }
 
@@ -174,52 +167,14 @@ final class HdfsMetaStorage implements MetaStorage {
     try {
       return fs.open(path);
     } catch (IOException e) {
-      throw translate(e, file);
+      throw HdfsErrors.translate(e, file);
     }
   }
 
   @Override
   public void createExclusive(StorageLocation file, byte[] content) throws IOException {
     requireNonNull(content, "content is null");
-    Path target = path(file);
-    // The content goes to a name no reader looks for; only the rename makes it visible, whole.
-    // The name does not grow with the target's, so targets may use the longest name allowed.
-    Path temp = new Path(target.getParent(), TEMP_PREFIX + UUID.randomUUID());
-    try (FSDataOutputStream out = fs.create(temp, false)) {
-      out.write(content);
-      // close() alone leaves the bytes in the DataNodes' page cache.
-      out.hsync();
-    } catch (IOException e) {
-      deleteQuietly(temp, e);
-      throw translate(e, file);
-    }
-
-    try {
-      fileContext.rename(temp, target, Options.Rename.NONE);
-    } catch (IOException e) {
-      IOException cause = unwrap(e);
-      if (cause instanceof org.apache.hadoop.fs.FileAlreadyExistsException) {
-        deleteQuietly(temp, e);
-        throw StorageErrors.alreadyExists(file, cause);
-      }
-      // The rename may have happened before the call failed (a lost reply). Nobody else knows the
-      // temporary name, so its being gone and the target there tells that this call created it.
-      boolean renamed;
-      try {
-        renamed = !fs.exists(temp) && fs.exists(target);
-      } catch (IOException probe) {
-        e.addSuppressed(probe);
-        throw new OutcomeUnknownException(
-            "cannot tell whether " + file + " was created: the rename failed and so did the check",
-            e);
-      }
-      if (renamed) {
-        LOG.debug("rename to {} failed but took effect", file, e);
-        return;
-      }
-      deleteQuietly(temp, e);
-      throw translate(cause, file);
-    }
+    exclusiveCreate.create(path(file), file, content);
   }
 
   @Override
@@ -233,7 +188,7 @@ final class HdfsMetaStorage implements MetaStorage {
         return Optional.empty();
       }
     } catch (IOException e) {
-      throw translate(e, file);
+      throw HdfsErrors.translate(e, file);
     }
     // The lease belongs to the client, shared by every log of this storage: a second log on one
     // file would recover the lease from the first. Two logs of one archiver are a mistake anyway.
@@ -257,7 +212,7 @@ final class HdfsMetaStorage implements MetaStorage {
     boolean created = false;
     FSDataOutputStream out;
     try {
-      out = fs.append(path);
+      out = leaseRecovery.append(path, file);
     } catch (FileNotFoundException missing) {
       // Created empty and appended to, rather than written through the stream of create: some
       // FileSystems (RawLocalFileSystem) hsync the streams of create but not those of append,
@@ -265,17 +220,18 @@ final class HdfsMetaStorage implements MetaStorage {
       try {
         fs.create(path, false).close();
         created = true;
-      } catch (org.apache.hadoop.fs.FileAlreadyExistsException raced) {
+      } catch (FileAlreadyExistsException raced) {
         // another writer created it first; append to theirs
       } catch (IOException e) {
-        throw translate(e, file);
+        throw HdfsErrors.translate(e, file);
       }
-      out = appendRecoveringLease(path, file);
+      try {
+        out = leaseRecovery.append(path, file);
+      } catch (IOException e) {
+        throw HdfsErrors.translate(e, file);
+      }
     } catch (IOException e) {
-      if (!isLeaseHeld(e)) {
-        throw translate(e, file);
-      }
-      out = recoverLeaseAndAppend(path, file, e);
+      throw HdfsErrors.translate(e, file);
     }
 
     // Without hsync the bytes would not be durable when append returns; such a store is one
@@ -288,7 +244,7 @@ final class HdfsMetaStorage implements MetaStorage {
           fs.delete(path, false);
         }
       } catch (IOException e) {
-        throw translate(e, file);
+        throw HdfsErrors.translate(e, file);
       }
       return Optional.empty();
     }
@@ -296,6 +252,7 @@ final class HdfsMetaStorage implements MetaStorage {
         new HdfsAppendableLog(file, path, fs, out, out.getPos(), () -> openLogs.remove(path)));
   }
 
+  /** One {@code delete} per file: Hadoop's FileSystem has no batch delete. */
   @Override
   public void deleteAll(Collection<StorageLocation> files) throws IOException {
     Map<StorageLocation, Path> paths = new LinkedHashMap<>();
@@ -308,7 +265,7 @@ final class HdfsMetaStorage implements MetaStorage {
           try {
             fs.delete(path, false); // false: it was missing, which is fine
           } catch (IOException e) {
-            failures.put(file, describe(unwrap(e)));
+            failures.put(file, HdfsErrors.describe(HdfsErrors.unwrap(e)));
           }
         });
     if (!failures.isEmpty()) {
@@ -326,110 +283,6 @@ final class HdfsMetaStorage implements MetaStorage {
     return "HdfsMetaStorage[" + root + ", " + settings + "]";
   }
 
-  private FSDataOutputStream appendRecoveringLease(Path path, StorageLocation file)
-      throws IOException {
-    try {
-      return fs.append(path);
-    } catch (IOException e) {
-      if (!isLeaseHeld(e)) {
-        throw translate(e, file);
-      }
-      return recoverLeaseAndAppend(path, file, e);
-    }
-  }
-
-  /**
-   * Another client holds the file open (a live writer, or one that died within the last minute).
-   * With the archive lock held that writer is a stale archiver, so its lease is taken over as the
-   * HDFS docs describe for crashed writers: recover the lease, wait for the file to be closed,
-   * append again. If that does not finish in time the caller rolls over to a new file.
-   */
-  private FSDataOutputStream recoverLeaseAndAppend(
-      Path path, StorageLocation file, IOException leaseHeld) throws IOException {
-    Optional<LeaseTarget> target = leaseTarget(path);
-    if (target.isEmpty()) {
-      throw new IOException(
-          "cannot append to " + file + ": another writer holds it open", unwrap(leaseHeld));
-    }
-    Duration timeout = settings.leaseRecoveryTimeout();
-    LOG.warn("{} is held open by another writer; recovering its lease", file);
-    boolean closed;
-    try {
-      closed = awaitLeaseRecovery(target.get().fs(), target.get().path(), timeout);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      InterruptedIOException interrupted =
-          new InterruptedIOException("interrupted while recovering the lease of " + file);
-      interrupted.initCause(e);
-      throw interrupted;
-    } catch (IOException e) {
-      throw translate(e, file);
-    }
-    if (!closed) {
-      throw new IOException(
-          "cannot append to "
-              + file
-              + ": another writer held it open and recovering its lease took longer than "
-              + timeout.toMillis()
-              + " ms ("
-              + HdfsConfig.LEASE_RECOVERY_TIMEOUT_MS
-              + "); write to a new file",
-          unwrap(leaseHeld));
-    }
-    LOG.info("recovered the lease of {}", file);
-    try {
-      return fs.append(path);
-    } catch (IOException e) {
-      throw translate(e, file);
-    }
-  }
-
-  private static boolean awaitLeaseRecovery(
-      LeaseRecoverable recoverable, Path path, Duration timeout)
-      throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    boolean closed = recoverable.recoverLease(path);
-    while (!closed && deadline - System.nanoTime() > 0) {
-      long leftMillis = (deadline - System.nanoTime()) / 1_000_000;
-      Thread.sleep(Math.max(1, Math.min(LEASE_POLL_INTERVAL.toMillis(), leftMillis)));
-      closed = recoverable.isFileClosed(path);
-    }
-    return closed;
-  }
-
-  private record LeaseTarget(LeaseRecoverable fs, Path path) {}
-
-  /**
-   * Who can recover a lease on {@code path}: HDFS itself, or for viewfs the HDFS a mount point
-   * leads to. That FileSystem comes from Hadoop's shared cache and is not ours to close.
-   */
-  private Optional<LeaseTarget> leaseTarget(Path path) throws IOException {
-    if (fs instanceof LeaseRecoverable recoverable) {
-      return Optional.of(new LeaseTarget(recoverable, path));
-    }
-    Path resolved = fs.resolvePath(path);
-    if (resolved.toUri().getScheme() == null
-        || resolved.toUri().getScheme().equals(fs.getUri().getScheme())) {
-      return Optional.empty();
-    }
-    FileSystem target = resolved.getFileSystem(conf);
-    if (target instanceof LeaseRecoverable recoverable) {
-      return Optional.of(new LeaseTarget(recoverable, resolved));
-    }
-    return Optional.empty();
-  }
-
-  private static boolean isLeaseHeld(IOException e) {
-    if (e instanceof AlreadyBeingCreatedException) {
-      return true;
-    }
-    if (e instanceof RemoteException remote) {
-      return remote.getClassName().equals(AlreadyBeingCreatedException.class.getName())
-          || remote.getClassName().equals(RECOVERY_IN_PROGRESS);
-    }
-    return false;
-  }
-
   private Path path(StorageLocation location) {
     requireNonNull(location, "location is null");
     if (!location.scheme().equals(root.scheme())
@@ -438,49 +291,5 @@ final class HdfsMetaStorage implements MetaStorage {
           location + " is not on this storage (" + root.scheme() + "://" + root.authority() + ")");
     }
     return new Path("/" + location.path());
-  }
-
-  /** The exception the NameNode raised, when the client left it wrapped. */
-  static IOException unwrap(IOException e) {
-    if (e instanceof RemoteException remote) {
-      return remote.unwrapRemoteException(
-          FileNotFoundException.class,
-          org.apache.hadoop.fs.FileAlreadyExistsException.class,
-          AlreadyBeingCreatedException.class);
-    }
-    return e;
-  }
-
-  /** Hadoop's exceptions as the JDK subtypes the SPI promises. */
-  static IOException translate(IOException e, StorageLocation location) {
-    IOException cause = unwrap(e);
-    if (cause instanceof FileNotFoundException) {
-      return StorageErrors.noSuchFile(location, cause.getMessage(), cause);
-    }
-    if (cause instanceof org.apache.hadoop.fs.FileAlreadyExistsException) {
-      return StorageErrors.alreadyExists(location, cause);
-    }
-    return cause;
-  }
-
-  private static String describe(IOException e) {
-    String message = e.getMessage();
-    return e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
-  }
-
-  private void deleteQuietly(Path path, Exception failure) {
-    try {
-      fs.delete(path, false);
-    } catch (IOException e) {
-      failure.addSuppressed(e);
-    }
-  }
-
-  private static void closeQuietly(FileSystem fs, Exception failure) {
-    try {
-      fs.close();
-    } catch (IOException e) {
-      failure.addSuppressed(e);
-    }
   }
 }

@@ -45,7 +45,7 @@ class TestHdfsConfig {
   void ownKeysAreNotHadoopSettings() {
     HdfsConfig config =
         HdfsConfig.from(
-            Map.of("hadoop.schemes", " OFS , jfs", "hadoop.lease-recovery-timeout-ms", "0"));
+            Map.of("hadoop.schemes", " OFS , jfs", "hadoop.lease-recovery-timeout", "0s"));
 
     assertThat(config.schemes()).containsExactlyInAnyOrder("hdfs", "viewfs", "ofs", "jfs");
     assertThat(config.leaseRecoveryTimeout()).isZero();
@@ -60,15 +60,44 @@ class TestHdfsConfig {
     assertThatThrownBy(() -> HdfsConfig.from(Map.of("hadoop.schemes", "o/fs")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("hadoop.schemes");
-    assertThatThrownBy(() -> HdfsConfig.from(Map.of("hadoop.lease-recovery-timeout-ms", "10s")))
+    assertThatThrownBy(() -> HdfsConfig.from(Map.of("hadoop.lease-recovery-timeout", "10")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("hadoop.lease-recovery-timeout-ms");
-    assertThatThrownBy(() -> HdfsConfig.from(Map.of("hadoop.lease-recovery-timeout-ms", "-1")))
+        .hasMessageContaining("hadoop.lease-recovery-timeout");
+    assertThatThrownBy(() -> HdfsConfig.from(Map.of("hadoop.lease-recovery-timeout", "-PT1S")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("hadoop.lease-recovery-timeout-ms");
+        .hasMessageContaining("hadoop.lease-recovery-timeout");
     assertThatThrownBy(() -> HdfsConfig.from(Map.of("hadoop.", "x")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'hadoop.'");
+  }
+
+  @Test
+  void theLeaseRecoveryTimeoutIsADuration() {
+    assertThat(
+            HdfsConfig.from(Map.of("hadoop.lease-recovery-timeout", "500ms"))
+                .leaseRecoveryTimeout())
+        .isEqualTo(Duration.ofMillis(500));
+    assertThat(
+            HdfsConfig.from(Map.of("hadoop.lease-recovery-timeout", "PT2M")).leaseRecoveryTimeout())
+        .isEqualTo(Duration.ofMinutes(2));
+  }
+
+  @Test
+  void theOldMillisecondKeyIsRefusedNamingItsSuccessor() {
+    // Handed to Hadoop, it would be ignored and leave the default in force.
+    assertThatThrownBy(() -> HdfsConfig.from(Map.of("hadoop.lease-recovery-timeout-ms", "60000")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("hadoop.lease-recovery-timeout-ms is now")
+        .hasMessageContaining("hadoop.lease-recovery-timeout,");
+  }
+
+  @Test
+  void aMisspeltKeyOfOursFailsButOtherHadoopKeysPassOn() {
+    assertThatThrownBy(() -> HdfsConfig.from(Map.of("hadoop.schemas", "ofs")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("unknown setting hadoop.schemas; did you mean hadoop.schemes?");
+    assertThat(HdfsConfig.from(Map.of("hadoop.dfs.replication", "1")).hadoopProperties())
+        .containsOnly(Map.entry("dfs.replication", "1"));
   }
 
   @Test

@@ -9,6 +9,7 @@ import io.timelinearchive.storage.DeleteFailedException;
 import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.StorageLocation;
+import java.io.InputStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,6 +24,7 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -82,7 +84,8 @@ class TestHdfsMetaStorageMiniDfs extends AbstractMetaStorageContractTest {
   @Test
   void filesStillBeingCreatedAreNotListed() throws Exception {
     try (FSDataOutputStream out =
-        client.create(hadoopPath(root().resolve(HdfsMetaStorage.TEMP_PREFIX + "1234")), false)) {
+        client.create(
+            hadoopPath(root().resolve(HdfsExclusiveCreate.TEMP_PREFIX + "1234")), false)) {
       out.write(1);
     }
     storage.createExclusive(root().resolve("visible"), new byte[1]);
@@ -90,6 +93,33 @@ class TestHdfsMetaStorageMiniDfs extends AbstractMetaStorageContractTest {
     assertThat(storage.list(root()).toList())
         .extracting(FileEntry::name)
         .containsExactly("visible");
+  }
+
+  @Test
+  void aFileAKilledWriterLeftOpenListsShortButReadsToItsEnd() throws Exception {
+    // What the SPI's "exact lengths" says of HDFS (3.5.0): the NameNode learns the length of a file
+    // under construction at the first flush of its last block only (when it records the block), so
+    // it lists the file without what later flushes added; readers get those bytes from DataNodes.
+    StorageLocation file = root().resolve("left-open");
+    byte[] content = "run-1;run-2;".getBytes(UTF_8);
+    FSDataOutputStream killed = client.create(hadoopPath(file), false);
+    try {
+      killed.write(content, 0, 6);
+      killed.hflush();
+      killed.write(content, 6, 6);
+      killed.hflush();
+
+      assertThat(storage.list(root()).toList())
+          .singleElement()
+          .satisfies(entry -> assertThat(entry.length()).isLessThan(content.length));
+      assertThat(storage.read(file)).isEqualTo(content);
+      try (InputStream in = storage.open(file)) {
+        assertThat(in.readAllBytes()).isEqualTo(content);
+      }
+    } finally {
+      // Dies as a killed writer does: the file is left for lease recovery, not completed.
+      ((DistributedFileSystem) client).getClient().closeAllFilesBeingWritten(true);
+    }
   }
 
   @Test

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 class TestHdfsMetaStorageRawLocal extends AbstractMetaStorageContractTest {
   private static final Map<String, String> RAW_LOCAL =
       Map.of(
-          HdfsConfig.SCHEMES,
+          HdfsConfig.SCHEMES.key(),
           "file",
           // The default LocalFileSystem writes .crc side files (which would be listed) and
           // cannot append.
@@ -143,7 +143,7 @@ class TestHdfsMetaStorageRawLocal extends AbstractMetaStorageContractTest {
   void theChecksummingLocalFileSystemHasNoAppendLogEither() throws Exception {
     try (MetaStorage checksummed =
         new HdfsMetaStorageFactory()
-            .open(StorageLocation.of(dir.toString()), Map.of(HdfsConfig.SCHEMES, "file"))) {
+            .open(StorageLocation.of(dir.toString()), Map.of(HdfsConfig.SCHEMES.key(), "file"))) {
       assertThat(checksummed.openLog(root().resolve("log"))).isEmpty();
       assertThat(checksummed.list(root()).toList()).isEmpty();
     }

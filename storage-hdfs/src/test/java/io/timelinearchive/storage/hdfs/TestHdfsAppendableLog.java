@@ -23,7 +23,7 @@ import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The append log on HDFS: durability, visibility, concurrent writers, crashed writers. */
-class TestHdfsAppendableLogMiniDfs {
+class TestHdfsAppendableLog {
   @RegisterExtension static final MiniDfs DFS = new MiniDfs();
 
   private StorageLocation root;
@@ -172,12 +172,12 @@ class TestHdfsAppendableLogMiniDfs {
     crashed.hsync();
 
     Map<String, String> impatient = new HashMap<>(DFS.config());
-    impatient.put(HdfsConfig.LEASE_RECOVERY_TIMEOUT_MS, "0");
+    impatient.put(HdfsConfig.LEASE_RECOVERY_TIMEOUT.key(), "0s");
     try (MetaStorage hurried = open(impatient)) {
       assertThatThrownBy(() -> hurried.openLog(file))
           .isInstanceOf(IOException.class)
           .hasMessageContaining(file.toString())
-          .hasMessageContaining(HdfsConfig.LEASE_RECOVERY_TIMEOUT_MS);
+          .hasMessageContaining(HdfsConfig.LEASE_RECOVERY_TIMEOUT.key());
     }
 
     // The recovery started goes on; the bytes are kept and a patient archiver gets the file.

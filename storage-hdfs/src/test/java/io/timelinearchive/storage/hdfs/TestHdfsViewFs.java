@@ -25,7 +25,7 @@ import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** viewfs: a mount table (given as hadoop.* settings) leading into the MiniDFSCluster. */
-class TestHdfsMetaStorageViewFs {
+class TestHdfsViewFs {
   @RegisterExtension static final MiniDfs DFS = new MiniDfs();
 
   private final StorageLocation root = StorageLocation.of("viewfs://archive/tables/t1");

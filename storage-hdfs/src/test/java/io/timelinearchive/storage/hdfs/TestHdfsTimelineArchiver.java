@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Archival of a Hudi table's timeline on HDFS, end to end, through the ServiceLoader. */
-class TestHdfsTimelineArchiverMiniDfs {
+class TestHdfsTimelineArchiver {
   @RegisterExtension static final MiniDfs DFS = new MiniDfs();
 
   // 30 commits and a clean after every third: about 100 instant files, no barrier.
