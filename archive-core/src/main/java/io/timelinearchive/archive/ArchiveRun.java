@@ -9,6 +9,7 @@ import io.timelinearchive.archive.maintenance.ArchiveMerger;
 import io.timelinearchive.select.ArchivalPlan;
 import io.timelinearchive.select.ArchivalPolicy;
 import io.timelinearchive.select.InstantSelector;
+import io.timelinearchive.select.MetadataTableRules;
 import io.timelinearchive.storage.CountingMetaStorage;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.ActiveTimeline;
@@ -29,6 +30,7 @@ final class ArchiveRun {
   private final CountingMetaStorage storage;
   private final StorageLocation base;
   private final ArchivalPolicy policy;
+  private final MetadataTableRules metadataTableRules;
   private final ArchiverSettings settings;
   private final Clock clock;
   private final RunReport report;
@@ -37,12 +39,14 @@ final class ArchiveRun {
       CountingMetaStorage storage,
       StorageLocation base,
       ArchivalPolicy policy,
+      MetadataTableRules metadataTableRules,
       ArchiverSettings settings,
       Clock clock,
       ArchiveListener listener) {
     this.storage = requireNonNull(storage, "storage is null");
     this.base = requireNonNull(base, "base is null");
     this.policy = requireNonNull(policy, "policy is null");
+    this.metadataTableRules = requireNonNull(metadataTableRules, "metadataTableRules is null");
     this.settings = requireNonNull(settings, "settings is null");
     this.clock = requireNonNull(clock, "clock is null");
     this.report = new RunReport(storage, listener, System::nanoTime);
@@ -72,7 +76,7 @@ final class ArchiveRun {
           InstantSelector.plan(
               active.timeline(),
               TableFactsLoader.load(storage, table, active),
-              policy,
+              metadataTableRules.policyOf(table.isMetadataTable(), policy),
               clock.instant());
       report.warnAll(plan.warnings());
 

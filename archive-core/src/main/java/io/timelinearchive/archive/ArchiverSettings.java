@@ -7,6 +7,7 @@ import io.timelinearchive.archive.maintenance.MergeSettings;
 import io.timelinearchive.config.Setting;
 import io.timelinearchive.config.SettingNamespace;
 import io.timelinearchive.select.ArchivalPolicy;
+import io.timelinearchive.select.MetadataTableRules;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -137,6 +138,7 @@ public record ArchiverSettings(
             MAX_FILE_BYTES,
             WRITE_BUFFER_BYTES));
     all.addAll(MergeSettings.SETTINGS);
+    all.addAll(MetadataTableRules.SETTINGS);
     return List.copyOf(all);
   }
 

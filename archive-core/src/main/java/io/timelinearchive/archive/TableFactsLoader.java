@@ -47,11 +47,25 @@ final class TableFactsLoader {
       metadataTable =
           Optional.of(
               TableFacts.MetadataTable.fromTimeline(
-                  ActiveTimeline.load(storage, table.metaFolder().resolve("metadata/.hoodie"))
+                  ActiveTimeline.load(
+                          storage,
+                          table
+                              .metaFolder()
+                              .resolve(HoodieTable.METADATA_FOLDER)
+                              .resolve(HoodieTable.META_FOLDER))
                       .timeline()));
     }
     TableFacts facts =
         TableFacts.fromProperties(table.properties(), ZoneId.systemDefault(), metadataTable);
+    if (table.isMetadataTable()) {
+      // One more listing, only for a metadata table: its data table's timeline bounds it.
+      facts =
+          facts.withDataTable(
+              TableFacts.DataTable.fromTimeline(
+                  ActiveTimeline.load(
+                          storage, table.dataTableBase().resolve(HoodieTable.META_FOLDER))
+                      .timeline()));
+    }
     Optional<TableFacts.LatestClean> latestClean = latestClean(storage, active);
     return latestClean.isPresent() ? facts.withLatestClean(latestClean.get()) : facts;
   }

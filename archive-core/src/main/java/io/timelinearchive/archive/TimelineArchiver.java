@@ -10,6 +10,7 @@ import io.timelinearchive.select.ArchivalPlan;
 import io.timelinearchive.select.ArchivalPolicy;
 import io.timelinearchive.select.EffectiveRules;
 import io.timelinearchive.select.InstantSelector;
+import io.timelinearchive.select.MetadataTableRules;
 import io.timelinearchive.storage.CountingMetaStorage;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
@@ -44,6 +45,7 @@ public final class TimelineArchiver implements Closeable {
   private final CountingMetaStorage storage;
   private final StorageLocation base;
   private final ArchivalPolicy policy;
+  private final MetadataTableRules metadataTableRules;
   private final ArchiverSettings settings;
   private final Clock clock;
   private final ArchiveListener listener;
@@ -59,6 +61,7 @@ public final class TimelineArchiver implements Closeable {
     requireNonNull(storage, "storage is null");
     this.base = requireNonNull(base, "base is null");
     this.policy = ArchivalPolicy.fromConfig(config);
+    this.metadataTableRules = MetadataTableRules.fromConfig(config);
     this.settings = ArchiverSettings.fromConfig(config);
     this.clock = requireNonNull(clock, "clock is null");
     this.listener = requireNonNull(listener, "listener is null");
@@ -133,19 +136,28 @@ public final class TimelineArchiver implements Closeable {
     HoodieTable table = HoodieTable.load(storage, base);
     ActiveTimeline active = ActiveTimeline.load(storage, table.metaFolder());
     return InstantSelector.plan(
-        active.timeline(), TableFactsLoader.load(storage, table, active), policy, clock.instant());
+        active.timeline(),
+        TableFactsLoader.load(storage, table, active),
+        metadataTableRules.policyOf(table.isMetadataTable(), policy),
+        clock.instant());
   }
 
   /**
    * Our own rules ({@code archive.retain.min-age}, {@code archive.max-instants-per-run}, {@code
-   * archive.history.max-age}) as they apply now to this table, one line each; empty when none is
-   * set.
+   * archive.history.max-age}), and on a metadata table the rules Hudi archives it by, as they apply
+   * now to this table, one line each; empty when none is set.
    */
   public List<String> rules() throws IOException {
     HoodieTable table = HoodieTable.load(storage, base);
-    List<String> rules =
-        new ArrayList<>(
-            EffectiveRules.describe(policy, clock.instant(), TableFactsLoader.timelineZone(table)));
+    List<String> rules = new ArrayList<>();
+    if (table.isMetadataTable()) {
+      ActiveTimeline active = ActiveTimeline.load(storage, table.metaFolder());
+      rules.add(
+          metadataTableRules.describe(
+              policy, TableFactsLoader.load(storage, table, active).dataTable().orElseThrow()));
+    }
+    rules.addAll(
+        EffectiveRules.describe(policy, clock.instant(), TableFactsLoader.timelineZone(table)));
     settings
         .historyMaxAge()
         .ifPresent(
@@ -166,7 +178,8 @@ public final class TimelineArchiver implements Closeable {
    *     {@code hoodie.fail.on.timeline.archiving} is true (nothing was written or deleted)
    */
   public ArchiveResult archiveIfRequired() throws IOException {
-    return new ArchiveRun(storage, base, policy, settings, clock, listener).run();
+    return new ArchiveRun(storage, base, policy, metadataTableRules, settings, clock, listener)
+        .run();
   }
 
   @Override

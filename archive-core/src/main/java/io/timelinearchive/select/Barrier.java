@@ -42,6 +42,11 @@ public record Barrier(Scope scope, Kind kind, Optional<String> instantTime, Stri
     MIN_COMMITS,
     /** Nothing at or after the metadata table's latest compaction; nothing while it has none. */
     METADATA_TABLE,
+    /**
+     * Archiving a metadata table itself: nothing at or after its data table's earliest commit or
+     * pending instant.
+     */
+    DATA_TABLE,
     /** {@code archive.retain.min-age}. */
     MIN_AGE,
     /** {@code archive.max-instants-per-run}. */

@@ -70,6 +70,7 @@ public final class InstantSelector {
       List<Scoped> scopes = List.of(commitScope, cleanScope, rollbackScope);
       for (Scoped scope : scopes) {
         limitByMetadataTable(scope);
+        limitByDataTable(scope);
         limitByMinAge(scope);
       }
       capPerRun(scopes);
@@ -255,6 +256,25 @@ public final class InstantSelector {
             Kind.METADATA_TABLE,
             compaction.get(),
             "metadata table not compacted past " + compaction.get());
+      }
+    }
+
+    // Hudi's HoodieTimelineArchiver on a metadata table: its data table's rollback of an instant
+    // reads the metadata table's records of it, so those stay active.
+    private void limitByDataTable(Scoped scope) {
+      Optional<String> earliest = facts.dataTable().flatMap(TableFacts.DataTable::earliestInstant);
+      if (earliest.isEmpty() || scope.chosen.size() == 0) {
+        return;
+      }
+      int kept = t.countBefore(scope.chosen, earliest.get());
+      if (kept < scope.chosen.size()) {
+        scope.chosen.truncate(kept);
+        scope.stop(
+            Kind.DATA_TABLE,
+            earliest.get(),
+            "the data table's earliest commit or pending instant is at "
+                + earliest.get()
+                + ": its metadata table keeps everything from there on");
       }
     }
 

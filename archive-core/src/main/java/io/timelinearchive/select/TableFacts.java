@@ -3,6 +3,7 @@ package io.timelinearchive.select;
 import static java.util.Objects.requireNonNull;
 
 import io.timelinearchive.timeline.Action;
+import io.timelinearchive.timeline.InstantKey;
 import io.timelinearchive.timeline.Timeline;
 import io.timelinearchive.timeline.TimelineInstant;
 import java.time.ZoneId;
@@ -25,12 +26,15 @@ import java.util.Optional;
  *     timeline has replacecommit instants and a completed clean. Without it (or when it names
  *     another clean than the timeline's latest) selection keeps every replacecommit from the first
  *     one, which is safe but may archive less than Hudi
+ * @param dataTable present when the table is a metadata table ({@code <base>/.hoodie/metadata}):
+ *     what its data table's timeline says about archiving it
  */
 public record TableFacts(
     TableType tableType,
     ZoneId timelineZone,
     Optional<MetadataTable> metadataTable,
-    Optional<LatestClean> latestClean) {
+    Optional<LatestClean> latestClean,
+    Optional<DataTable> dataTable) {
 
   public static final String TABLE_TYPE = "hoodie.table.type";
   public static final String TIMELINE_TIMEZONE = "hoodie.table.timeline.timezone";
@@ -94,17 +98,65 @@ public record TableFacts(
     }
   }
 
+  /**
+   * The data table of a metadata table, as far as archiving the metadata table cares (Hudi's {@code
+   * TimelineUtils.getEarliestInstantForMetadataArchival}).
+   *
+   * @param earliestInstant the earlier of the data table's first commit, deltacommit or
+   *     replacecommit (in any state) and its first pending instant of any action; the metadata
+   *     table keeps everything from it on, since Hudi's rollback of that instant reads the metadata
+   *     table's records of it. Empty when the data table has neither
+   */
+  public record DataTable(Optional<String> earliestInstant) {
+    public DataTable {
+      requireNonNull(earliestInstant, "earliestInstant is null");
+    }
+
+    /** Reads the earliest instant off the data table's active timeline (sorted, so one pass). */
+    public static DataTable fromTimeline(Timeline dataTimeline) {
+      Optional<String> commit = Optional.empty();
+      Optional<String> pending = Optional.empty();
+      List<TimelineInstant> files = dataTimeline.instants();
+      // the state files of one instant are adjacent: an instant is pending unless one is completed
+      for (int i = 0; i < files.size() && (commit.isEmpty() || pending.isEmpty()); ) {
+        InstantKey key = files.get(i).key();
+        boolean completed = false;
+        int j = i;
+        for (; j < files.size() && files.get(j).key().equals(key); j++) {
+          completed |= files.get(j).isCompleted();
+        }
+        Action action = files.get(j - 1).action();
+        if (commit.isEmpty()
+            && (action == Action.COMMIT
+                || action == Action.DELTA_COMMIT
+                || action == Action.REPLACE_COMMIT)) {
+          commit = Optional.of(key.time());
+        }
+        if (pending.isEmpty() && !completed) {
+          pending = Optional.of(key.time());
+        }
+        i = j;
+      }
+      if (commit.isPresent() && pending.isPresent()) {
+        return new DataTable(
+            Optional.of(commit.get().compareTo(pending.get()) <= 0 ? commit.get() : pending.get()));
+      }
+      return new DataTable(commit.isPresent() ? commit : pending);
+    }
+  }
+
   public TableFacts {
     requireNonNull(tableType, "tableType is null");
     requireNonNull(timelineZone, "timelineZone is null");
     requireNonNull(metadataTable, "metadataTable is null");
     requireNonNull(latestClean, "latestClean is null");
+    requireNonNull(dataTable, "dataTable is null");
   }
 
-  /** Without facts about the latest clean. */
+  /** Without facts about the latest clean, of a data table. */
   public TableFacts(
       TableType tableType, ZoneId timelineZone, Optional<MetadataTable> metadataTable) {
-    this(tableType, timelineZone, metadataTable, Optional.empty());
+    this(tableType, timelineZone, metadataTable, Optional.empty(), Optional.empty());
   }
 
   /** A table of the given type with UTC instant times and no metadata table. */
@@ -113,11 +165,19 @@ public record TableFacts(
   }
 
   public TableFacts withMetadataTable(MetadataTable metadataTable) {
-    return new TableFacts(tableType, timelineZone, Optional.of(metadataTable), latestClean);
+    return new TableFacts(
+        tableType, timelineZone, Optional.of(metadataTable), latestClean, dataTable);
   }
 
   public TableFacts withLatestClean(LatestClean latestClean) {
-    return new TableFacts(tableType, timelineZone, metadataTable, Optional.of(latestClean));
+    return new TableFacts(
+        tableType, timelineZone, metadataTable, Optional.of(latestClean), dataTable);
+  }
+
+  /** The facts of a metadata table whose data table's timeline says {@code dataTable}. */
+  public TableFacts withDataTable(DataTable dataTable) {
+    return new TableFacts(
+        tableType, timelineZone, metadataTable, latestClean, Optional.of(dataTable));
   }
 
   /**

@@ -23,6 +23,7 @@ public record HoodieTable(StorageLocation base, Map<String, String> properties) 
   public static final String ARCHIVE_FOLDER_KEY = "hoodie.archivelog.folder";
   public static final String DEFAULT_ARCHIVE_FOLDER = "archived";
   public static final String AUX_FOLDER = ".aux";
+  public static final String METADATA_FOLDER = "metadata";
   public static final String TABLE_VERSION = "hoodie.table.version";
   public static final String TIMELINE_LAYOUT_VERSION = "hoodie.timeline.layout.version";
 
@@ -143,6 +144,21 @@ public record HoodieTable(StorageLocation base, Map<String, String> properties) 
               + metaFolder().resolve(PROPERTIES_FILE),
           e);
     }
+  }
+
+  /** Whether this is a data table's metadata table, {@code <data table>/.hoodie/metadata}. */
+  public boolean isMetadataTable() {
+    return base.path().endsWith(META_FOLDER + "/" + METADATA_FOLDER);
+  }
+
+  /** The data table of this metadata table. */
+  public StorageLocation dataTableBase() {
+    if (!isMetadataTable()) {
+      throw new IllegalStateException(base + " is not a metadata table");
+    }
+    String path = base.path();
+    String data = path.substring(0, path.length() - (META_FOLDER + "/" + METADATA_FOLDER).length());
+    return new StorageLocation(base.scheme(), base.authority(), data.replaceAll("/+$", ""));
   }
 
   public StorageLocation auxFolder() {

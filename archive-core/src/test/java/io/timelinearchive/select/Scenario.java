@@ -208,7 +208,7 @@ record Scenario(
     LocalDateTime nowLocal = time.plusSeconds(nowAfterLast);
     return new Scenario(
         timeline,
-        new TableFacts(tableType, zone, metadataTable, latestClean),
+        new TableFacts(tableType, zone, metadataTable, latestClean, Optional.empty()),
         ArchivalPolicy.fromConfig(config),
         nowLocal.atZone(zone).toInstant(),
         config);

@@ -20,6 +20,7 @@ import org.apache.hudi.client.WriteStatus;
 import org.apache.hudi.client.common.HoodieJavaEngineContext;
 import org.apache.hudi.common.model.HoodieAvroPayload;
 import org.apache.hudi.common.model.HoodieAvroRecord;
+import org.apache.hudi.common.model.HoodieFailedWritesCleaningPolicy;
 import org.apache.hudi.common.model.HoodieKey;
 import org.apache.hudi.common.model.HoodieRecord;
 import org.apache.hudi.common.model.HoodieTableType;
@@ -27,13 +28,14 @@ import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.hadoop.fs.HadoopFSUtils;
+import org.apache.hudi.metadata.HoodieMetadataWriteUtils;
 import org.apache.hudi.storage.StorageConfiguration;
 import org.apache.hudi.table.HoodieJavaTable;
 
 /**
  * A small table written by Apache Hudi 0.15's own {@link HoodieJavaWriteClient}, with the settings
- * that make it write reliably on a local disk or HDFS (docs/HUDI-FORMAT.md §6): no metadata table, no
- * timeline server, direct markers, archival off while writing, cleaning on. Every write is an
+ * that make it write reliably on a local disk or HDFS (docs/HUDI-FORMAT.md §6): no metadata table,
+ * no timeline server, direct markers, archival off while writing, cleaning on. Every write is an
  * upsert of the same few keys into one partition, so each commit replaces file versions the cleaner
  * can then remove.
  */
@@ -227,6 +229,28 @@ final class HudiTable implements Closeable {
     HoodieWriteConfig config = writeConfig(true);
     HoodieJavaTable<HoodieAvroPayload> table =
         HoodieJavaTable.create(config, context, metaClient());
+    HoodieTimelineArchiver<HoodieAvroPayload, ?, ?, ?> archiver =
+        new HoodieTimelineArchiver<>(config, table);
+    return archiver.archiveIfRequired(context);
+  }
+
+  /**
+   * One run of Hudi's own archiver on this table's metadata table, with the write config Hudi
+   * derives for the metadata table's writer from this table's (as the data writer runs it after
+   * each commit).
+   */
+  boolean archiveMetadataTableWithHudi() throws IOException {
+    closeClient();
+    HoodieWriteConfig config =
+        HoodieMetadataWriteUtils.createMetadataWriteConfig(
+            writeConfig(true), HoodieFailedWritesCleaningPolicy.EAGER);
+    HoodieTableMetaClient metadataClient =
+        HoodieTableMetaClient.builder()
+            .setConf(storageConf)
+            .setBasePath(basePath + "/.hoodie/metadata")
+            .build();
+    HoodieJavaTable<HoodieAvroPayload> table =
+        HoodieJavaTable.create(config, context, metadataClient);
     HoodieTimelineArchiver<HoodieAvroPayload, ?, ?, ?> archiver =
         new HoodieTimelineArchiver<>(config, table);
     return archiver.archiveIfRequired(context);
