@@ -69,7 +69,7 @@ final class S3MetaStorage implements MetaStorage, ServiceRequestCounting {
   private final String scheme;
   private final String bucket;
   private final S3Config config;
-  private final RequestCounter counter;
+  private final S3RequestCounter counter;
   private final ThreadPoolExecutor deletes;
 
   S3MetaStorage(
@@ -78,7 +78,7 @@ final class S3MetaStorage implements MetaStorage, ServiceRequestCounting {
       String scheme,
       String bucket,
       S3Config config,
-      RequestCounter counter) {
+      S3RequestCounter counter) {
     this.client = requireNonNull(client, "client is null");
     this.credentials = requireNonNull(credentials, "credentials is null");
     this.scheme = requireNonNull(scheme, "scheme is null");

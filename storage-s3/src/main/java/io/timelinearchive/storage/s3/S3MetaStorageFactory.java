@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorageFactory;
+import io.timelinearchive.storage.ServiceRequestCounting;
 import io.timelinearchive.storage.StorageLocation;
 import java.util.Map;
 import java.util.Optional;
@@ -48,7 +49,7 @@ public final class S3MetaStorageFactory implements MetaStorageFactory {
     }
     S3Config settings = S3Config.parse(config);
     AwsCredentialsProvider credentials = credentials(settings);
-    RequestCounter counter = new RequestCounter();
+    S3RequestCounter counter = new S3RequestCounter();
     S3Client client;
     try {
       client = client(settings, credentials, counter);
@@ -71,15 +72,16 @@ public final class S3MetaStorageFactory implements MetaStorageFactory {
   }
 
   /**
-   * The HTTP requests {@code storage} has sent so far, by S3 operation name ({@code GetObject},
-   * {@code PutObject}, {@code DeleteObjects}, {@code ListObjectsV2}, ...), SDK retries included;
-   * empty when {@code storage} was not opened by this factory. Take a snapshot before and after a
-   * run to count the run alone.
+   * The requests {@code storage} has sent so far, through the {@link ServiceRequestCounting} every
+   * counting storage implements: for one this factory opened, by S3 operation name ({@code
+   * GetObject}, {@code PutObject}, {@code DeleteObjects}, {@code ListObjectsV2}, ...), SDK retries
+   * included, also through a decorator that forwards the counts; empty for a storage that counts
+   * nothing. Take a snapshot before and after a run to count the run alone.
    */
   public static Optional<Map<String, Long>> requestCounts(MetaStorage storage) {
     requireNonNull(storage, "storage is null");
-    return storage instanceof S3MetaStorage s3
-        ? Optional.of(s3.serviceRequests())
+    return storage instanceof ServiceRequestCounting counting
+        ? Optional.of(counting.serviceRequests())
         : Optional.empty();
   }
 
@@ -97,7 +99,7 @@ public final class S3MetaStorageFactory implements MetaStorageFactory {
   }
 
   private static S3Client client(
-      S3Config settings, AwsCredentialsProvider credentials, RequestCounter counter) {
+      S3Config settings, AwsCredentialsProvider credentials, S3RequestCounter counter) {
     S3ClientBuilder builder =
         S3Client.builder()
             .httpClientBuilder(
