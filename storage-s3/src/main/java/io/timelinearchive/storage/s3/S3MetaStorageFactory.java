@@ -2,10 +2,12 @@ package io.timelinearchive.storage.s3;
 
 import static java.util.Objects.requireNonNull;
 
+import io.timelinearchive.config.SettingNamespace;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorageFactory;
 import io.timelinearchive.storage.ServiceRequestCounting;
 import io.timelinearchive.storage.StorageLocation;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -35,6 +37,11 @@ public final class S3MetaStorageFactory implements MetaStorageFactory {
   @Override
   public Set<String> schemes() {
     return SCHEMES;
+  }
+
+  @Override
+  public List<SettingNamespace> settingNamespaces() {
+    return List.of(S3Config.NAMESPACE);
   }
 
   @Override
@@ -130,7 +137,7 @@ public final class S3MetaStorageFactory implements MetaStorageFactory {
       if (settings.region().isEmpty()) {
         throw new IllegalArgumentException(
             "no AWS region found: set "
-                + S3Config.REGION
+                + S3Config.REGION.key()
                 + " (or AWS_REGION, or a region in the AWS profile): "
                 + e.getMessage(),
             e);
