@@ -2,9 +2,12 @@ package io.timelinearchive.storage.s3;
 
 import static java.util.Objects.requireNonNull;
 
+import io.timelinearchive.config.SettingNamespace;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorageFactory;
+import io.timelinearchive.storage.ServiceRequestCounting;
 import io.timelinearchive.storage.StorageLocation;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -37,6 +40,11 @@ public final class S3MetaStorageFactory implements MetaStorageFactory {
   }
 
   @Override
+  public List<SettingNamespace> settingNamespaces() {
+    return List.of(S3Config.NAMESPACE);
+  }
+
+  @Override
   public MetaStorage open(StorageLocation root, Map<String, String> config) {
     requireNonNull(root, "root is null");
     if (!SCHEMES.contains(root.scheme())) {
@@ -48,7 +56,7 @@ public final class S3MetaStorageFactory implements MetaStorageFactory {
     }
     S3Config settings = S3Config.parse(config);
     AwsCredentialsProvider credentials = credentials(settings);
-    RequestCounter counter = new RequestCounter();
+    S3RequestCounter counter = new S3RequestCounter();
     S3Client client;
     try {
       client = client(settings, credentials, counter);
@@ -71,15 +79,16 @@ public final class S3MetaStorageFactory implements MetaStorageFactory {
   }
 
   /**
-   * The HTTP requests {@code storage} has sent so far, by S3 operation name ({@code GetObject},
-   * {@code PutObject}, {@code DeleteObjects}, {@code ListObjectsV2}, ...), SDK retries included;
-   * empty when {@code storage} was not opened by this factory. Take a snapshot before and after a
-   * run to count the run alone.
+   * The requests {@code storage} has sent so far, through the {@link ServiceRequestCounting} every
+   * counting storage implements: for one this factory opened, by S3 operation name ({@code
+   * GetObject}, {@code PutObject}, {@code DeleteObjects}, {@code ListObjectsV2}, ...), SDK retries
+   * included, also through a decorator that forwards the counts; empty for a storage that counts
+   * nothing. Take a snapshot before and after a run to count the run alone.
    */
   public static Optional<Map<String, Long>> requestCounts(MetaStorage storage) {
     requireNonNull(storage, "storage is null");
-    return storage instanceof S3MetaStorage s3
-        ? Optional.of(s3.serviceRequests())
+    return storage instanceof ServiceRequestCounting counting
+        ? Optional.of(counting.serviceRequests())
         : Optional.empty();
   }
 
@@ -97,7 +106,7 @@ public final class S3MetaStorageFactory implements MetaStorageFactory {
   }
 
   private static S3Client client(
-      S3Config settings, AwsCredentialsProvider credentials, RequestCounter counter) {
+      S3Config settings, AwsCredentialsProvider credentials, S3RequestCounter counter) {
     S3ClientBuilder builder =
         S3Client.builder()
             .httpClientBuilder(
@@ -128,7 +137,7 @@ public final class S3MetaStorageFactory implements MetaStorageFactory {
       if (settings.region().isEmpty()) {
         throw new IllegalArgumentException(
             "no AWS region found: set "
-                + S3Config.REGION
+                + S3Config.REGION.key()
                 + " (or AWS_REGION, or a region in the AWS profile): "
                 + e.getMessage(),
             e);

@@ -110,7 +110,8 @@ abstract class AbstractS3MetaStorageTest {
   @Test
   void racingMultipartCreatesHaveExactlyOneWinner() throws Exception {
     MetaStorage storage =
-        storage(Map.of(S3Config.MULTIPART_THRESHOLD, "5MiB", S3Config.PART_SIZE, "5MiB"));
+        storage(
+            Map.of(S3Config.MULTIPART_THRESHOLD.key(), "5MiB", S3Config.PART_SIZE.key(), "5MiB"));
     assertOneWinner(storage, at("race/archive"), 3, 6 * MIB);
     // 3 starts, 6 parts, 3 completions, 2 aborts of the losers
     assertThat(counts(storage))
@@ -159,7 +160,8 @@ abstract class AbstractS3MetaStorageTest {
   @Test
   void multipartCreateIsVisibleWholeAndExclusive() throws Exception {
     MetaStorage storage =
-        storage(Map.of(S3Config.MULTIPART_THRESHOLD, "5MiB", S3Config.PART_SIZE, "5MiB"));
+        storage(
+            Map.of(S3Config.MULTIPART_THRESHOLD.key(), "5MiB", S3Config.PART_SIZE.key(), "5MiB"));
     byte[] content = new byte[11 * MIB + 3];
     new Random(42).nextBytes(content);
     StorageLocation file = at("archived/.commits_.archive.1_1-0-1");
@@ -261,7 +263,8 @@ abstract class AbstractS3MetaStorageTest {
     List<String> keys = IntStream.range(0, 45).mapToObj(i -> "p/f" + i).toList();
     putRaw(keys);
     MetaStorage storage =
-        storage(Map.of(S3Config.DELETE_BATCH_SIZE, "4", S3Config.REQUEST_PARALLELISM, "3"));
+        storage(
+            Map.of(S3Config.DELETE_BATCH_SIZE.key(), "4", S3Config.REQUEST_PARALLELISM.key(), "3"));
 
     storage.deleteAll(keys.stream().map(this::at).toList());
 
@@ -287,7 +290,7 @@ abstract class AbstractS3MetaStorageTest {
     keys.add("t/.hoodie/metadata/.hoodie/y");
     keys.add("t/.hoodie0");
     putRaw(keys);
-    MetaStorage storage = storage(Map.of(S3Config.LIST_PAGE_SIZE, "2"));
+    MetaStorage storage = storage(Map.of(S3Config.LIST_PAGE_SIZE.key(), "2"));
 
     FileIterator listing = storage.list(at("t/.hoodie"));
     assertThat(counts(storage)).as("nothing fetched before the first hasNext").isEmpty();

@@ -39,11 +39,11 @@ final class LocalStackServer implements S3Server {
   @Override
   public Map<String, String> config() {
     return Map.of(
-        S3Config.ENDPOINT, endpoint().toString(),
-        S3Config.REGION, container.getRegion(),
-        S3Config.PATH_STYLE_ACCESS, "true",
-        S3Config.ACCESS_KEY, container.getAccessKey(),
-        S3Config.SECRET_KEY, container.getSecretKey());
+        S3Config.ENDPOINT.key(), endpoint().toString(),
+        S3Config.REGION.key(), container.getRegion(),
+        S3Config.PATH_STYLE_ACCESS.key(), "true",
+        S3Config.ACCESS_KEY.key(), container.getAccessKey(),
+        S3Config.SECRET_KEY.key(), container.getSecretKey());
   }
 
   @Override

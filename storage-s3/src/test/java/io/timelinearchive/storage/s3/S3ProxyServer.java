@@ -96,15 +96,15 @@ public final class S3ProxyServer implements S3Server {
   @Override
   public Map<String, String> config() {
     return Map.of(
-        S3Config.ENDPOINT,
+        S3Config.ENDPOINT.key(),
         endpoint.toString(),
-        S3Config.REGION,
+        S3Config.REGION.key(),
         "us-east-1",
-        S3Config.PATH_STYLE_ACCESS,
+        S3Config.PATH_STYLE_ACCESS.key(),
         "true",
-        S3Config.ACCESS_KEY,
+        S3Config.ACCESS_KEY.key(),
         ACCESS_KEY,
-        S3Config.SECRET_KEY,
+        S3Config.SECRET_KEY.key(),
         SECRET_KEY);
   }
 

@@ -55,8 +55,8 @@ class TestS3ArchivalFaults {
     checker = new InvariantChecker(original);
     proxy = new FaultProxy(SERVER.endpoint());
     Map<String, String> config = new HashMap<>(SERVER.config());
-    config.put(S3Config.ENDPOINT, proxy.endpoint().toString());
-    config.put(S3Config.MAX_RETRIES, "1");
+    config.put(S3Config.ENDPOINT.key(), proxy.endpoint().toString());
+    config.put(S3Config.MAX_RETRIES.key(), "1");
     faulty = new S3MetaStorageFactory().open(base, config);
   }
 

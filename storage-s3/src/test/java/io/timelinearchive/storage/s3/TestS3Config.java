@@ -3,11 +3,19 @@ package io.timelinearchive.storage.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.timelinearchive.config.Setting;
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -77,10 +85,13 @@ class TestS3Config {
   }
 
   @Test
-  void blankValuesAreUnset() {
-    S3Config config = S3Config.parse(Map.of("s3.endpoint", " ", "s3.access-key", ""));
-    assertThat(config.endpoint()).isEmpty();
-    assertThat(config.staticKeys()).isEmpty();
+  void blankValuesAreRefused() {
+    assertThatThrownBy(() -> S3Config.parse(Map.of("s3.endpoint", " ")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("s3.endpoint is blank");
+    assertThatThrownBy(() -> S3Config.parse(Map.of("s3.access-key", "")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("s3.access-key is blank");
   }
 
   @ParameterizedTest
@@ -89,21 +100,21 @@ class TestS3Config {
       value = {
         "s3.delete-batch-size|0|from 1 to 1000",
         "s3.delete-batch-size|1001|from 1 to 1000",
-        "s3.delete-batch-size|many|from 1 to 1000",
+        "s3.delete-batch-size|many|is not a whole number",
         "s3.list-page-size|-1|from 1 to 1000",
         "s3.request-parallelism|0|from 1 to 256",
         "s3.max-retries|21|from 0 to 20",
         "s3.path-style-access|yes|true or false",
-        "s3.connect-timeout|10|positive duration",
-        "s3.socket-timeout|0s|positive duration",
-        "s3.api-call-timeout|PT-1S|positive duration",
+        "s3.connect-timeout|10|is not a duration",
+        "s3.socket-timeout|0s|must be at least 1ms",
+        "s3.api-call-timeout|PT-1S|must not be negative",
         "s3.multipart-threshold|1MiB|from 5MiB to 5GiB",
         "s3.part-size|6GiB|from 5MiB to 5GiB",
-        "s3.part-size|8MB|from 5MiB to 5GiB",
-        "s3.endpoint|ftp://host|http://host",
-        "s3.endpoint|http://host/path|no path",
-        "s3.endpoint|http://|not a URI",
-        "s3.endpoint|http:///x|no host",
+        "s3.part-size|8MB|is not a size",
+        "s3.endpoint|ftp://host|http(s)://host[:port]",
+        "s3.endpoint|http://host/path|without path",
+        "s3.endpoint|http://|is not a URL",
+        "s3.endpoint|http:///x|is not an http(s)://host[:port] URL",
         "s3.region|EU West|region name",
       })
   void invalidSettingIsNamedWithItsValue(String key, String value, String expected) {
@@ -119,6 +130,13 @@ class TestS3Config {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("s3.path-style, s3.regoin")
         .hasMessageContaining("s3.path-style-access");
+  }
+
+  @Test
+  void misspeltKeyGetsASuggestion() {
+    assertThatThrownBy(() -> S3Config.parse(Map.of("s3.max-retires", "2")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("unknown setting s3.max-retires; did you mean s3.max-retries?");
   }
 
   @Test
@@ -138,5 +156,43 @@ class TestS3Config {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("s3.endpoint")
         .hasMessageNotContaining(SECRET);
+  }
+
+  @Test
+  void durationsAndSizesAreWrittenAsEverywhereElse() {
+    S3Config config =
+        S3Config.parse(
+            Map.of(
+                "s3.api-call-timeout", "7d",
+                "s3.api-call-attempt-timeout", "PT90S",
+                "s3.part-size", "1GiB",
+                "s3.multipart-threshold", "6 MiB"));
+    assertThat(config.apiCallTimeout()).contains(Duration.ofDays(7));
+    assertThat(config.apiCallAttemptTimeout()).contains(Duration.ofSeconds(90));
+    assertThat(config.partSize()).isEqualTo(1L << 30);
+    assertThat(config.multipartThreshold()).isEqualTo(6L << 20);
+  }
+
+  @Test
+  void secretsAreDeclaredSecret() {
+    assertThat(S3Config.SETTINGS.stream().filter(Setting::secret).map(Setting::key))
+        .containsExactly("s3.secret-key", "s3.session-token");
+  }
+
+  @Test
+  void readmeTableIsTheRegisteredSettings() throws IOException {
+    Pattern row = Pattern.compile("\\| `(s3\\.[^`]+)` \\| ([^|]*) \\| ([^|]*) \\|");
+    Map<String, List<String>> documented = new LinkedHashMap<>();
+    for (String line : Files.readAllLines(Path.of("README.md"))) {
+      Matcher m = row.matcher(line);
+      if (m.matches()) {
+        documented.put(m.group(1), List.of(m.group(2), m.group(3)));
+      }
+    }
+    Map<String, List<String>> registered = new LinkedHashMap<>();
+    for (Setting<?> setting : S3Config.SETTINGS) {
+      registered.put(setting.key(), List.of(setting.documentedDefault(), setting.doc()));
+    }
+    assertThat(documented).containsExactlyEntriesOf(registered);
   }
 }

@@ -3,6 +3,7 @@ package io.timelinearchive.storage.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.timelinearchive.config.SettingNamespace;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;
@@ -39,6 +40,12 @@ class TestS3MetaStorageFactory {
     assertThatThrownBy(() -> factory.open(StorageLocation.of("gs://bucket/path"), OFFLINE))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("not an s3 or s3a location");
+  }
+
+  @Test
+  void declaresItsSettingsUnderS3() {
+    assertThat(new S3MetaStorageFactory().settingNamespaces()).containsExactly(S3Config.NAMESPACE);
+    assertThat(S3Config.NAMESPACE.kind()).isEqualTo(SettingNamespace.Kind.EXCLUSIVE);
   }
 
   @Test

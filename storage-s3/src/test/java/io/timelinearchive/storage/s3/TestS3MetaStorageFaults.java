@@ -47,9 +47,9 @@ class TestS3MetaStorageFaults {
 
   private MetaStorage open(Map<String, String> extra) throws IOException {
     Map<String, String> config = new HashMap<>(SERVER.config());
-    config.put(S3Config.ENDPOINT, proxy.endpoint().toString());
-    config.put(S3Config.MAX_RETRIES, "2");
-    config.put(S3Config.SOCKET_TIMEOUT, "5s");
+    config.put(S3Config.ENDPOINT.key(), proxy.endpoint().toString());
+    config.put(S3Config.MAX_RETRIES.key(), "2");
+    config.put(S3Config.SOCKET_TIMEOUT.key(), "5s");
     config.putAll(extra);
     return new S3MetaStorageFactory().open(StorageLocation.of("s3://" + bucket), config);
   }
@@ -172,7 +172,8 @@ class TestS3MetaStorageFaults {
   @Test
   void lostMultipartCompletionEndsAsOursOrUnknown() throws Exception {
     storage.close();
-    storage = open(Map.of(S3Config.MULTIPART_THRESHOLD, "5MiB", S3Config.PART_SIZE, "5MiB"));
+    storage =
+        open(Map.of(S3Config.MULTIPART_THRESHOLD.key(), "5MiB", S3Config.PART_SIZE.key(), "5MiB"));
     byte[] ours = new byte[6 << 20];
     new Random(3).nextBytes(ours);
     proxy.rule(Rule.first(1, Request::isCompleteMultipartUpload, Fault.DROP_AFTER));
@@ -190,7 +191,9 @@ class TestS3MetaStorageFaults {
   @Test
   void failedBatchNamesEachOfItsFilesAndOtherBatchesAreDeleted() throws Exception {
     storage.close();
-    storage = open(Map.of(S3Config.DELETE_BATCH_SIZE, "4", S3Config.REQUEST_PARALLELISM, "2"));
+    storage =
+        open(
+            Map.of(S3Config.DELETE_BATCH_SIZE.key(), "4", S3Config.REQUEST_PARALLELISM.key(), "2"));
     List<String> keys = IntStream.range(0, 10).mapToObj(i -> "d/f" + i).toList();
     keys.forEach(k -> putBehindTheBack(k, k));
     proxy.rule(

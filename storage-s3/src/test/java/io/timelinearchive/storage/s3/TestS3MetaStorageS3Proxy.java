@@ -19,10 +19,10 @@ import org.junit.jupiter.api.TestInstance;
 class TestS3MetaStorageS3Proxy extends AbstractMetaStorageContractTest {
   static final Map<String, String> SMALL_PAGES =
       Map.of(
-          S3Config.LIST_PAGE_SIZE, "100",
-          S3Config.DELETE_BATCH_SIZE, "250",
-          S3Config.MULTIPART_THRESHOLD, "5MiB",
-          S3Config.PART_SIZE, "5MiB");
+          S3Config.LIST_PAGE_SIZE.key(), "100",
+          S3Config.DELETE_BATCH_SIZE.key(), "250",
+          S3Config.MULTIPART_THRESHOLD.key(), "5MiB",
+          S3Config.PART_SIZE.key(), "5MiB");
 
   private String bucket;
   private MetaStorage storage;

@@ -14,7 +14,7 @@ import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
  * Counts the HTTP requests one client sends, by S3 operation name. The hook runs once per attempt,
  * so SDK retries are counted: this is what the service bills and what the request floor is about.
  */
-final class RequestCounter implements ExecutionInterceptor {
+final class S3RequestCounter implements ExecutionInterceptor {
   private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
 
   @Override
