@@ -45,8 +45,8 @@ public final class GcsMetaStorageFactory implements MetaStorageFactory {
       throw new IllegalArgumentException("no bucket in " + root + ": expected gs://bucket/path");
     }
     GcsConfig gcs = GcsConfig.from(config);
-    CountingHttpTransport transport = new CountingHttpTransport();
-    StorageOptions options = options(gcs, transport);
+    GcsRequestCounter requests = new GcsRequestCounter();
+    StorageOptions options = options(gcs, requests);
     Storage storage = options.getService();
     Storage singleAttempt;
     try {
@@ -59,14 +59,14 @@ public final class GcsMetaStorageFactory implements MetaStorageFactory {
       closeQuietly(storage, e);
       throw e;
     }
-    return new GcsMetaStorage(root.authority(), storage, singleAttempt, gcs, transport::snapshot);
+    return new GcsMetaStorage(root.authority(), storage, singleAttempt, gcs, requests);
   }
 
-  private static StorageOptions options(GcsConfig gcs, CountingHttpTransport transport)
+  private static StorageOptions options(GcsConfig gcs, GcsRequestCounter requests)
       throws IOException {
     HttpStorageOptions.Builder builder = StorageOptions.http();
     builder.setTransportOptions(
-        HttpTransportOptions.newBuilder().setHttpTransportFactory(() -> transport).build());
+        HttpTransportOptions.newBuilder().setHttpTransportFactory(() -> requests).build());
     gcs.endpoint().ifPresent(endpoint -> builder.setHost(endpoint.toString()));
     if (gcs.noCredentials()) {
       builder.setCredentials(NoCredentials.getInstance());
