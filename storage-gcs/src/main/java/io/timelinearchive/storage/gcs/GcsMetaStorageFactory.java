@@ -8,12 +8,14 @@ import com.google.cloud.http.HttpTransportOptions;
 import com.google.cloud.storage.HttpStorageOptions;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageOptions;
+import io.timelinearchive.config.SettingNamespace;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorageFactory;
 import io.timelinearchive.storage.StorageLocation;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -32,6 +34,11 @@ public final class GcsMetaStorageFactory implements MetaStorageFactory {
   @Override
   public Set<String> schemes() {
     return Set.of(SCHEME);
+  }
+
+  @Override
+  public List<SettingNamespace> settingNamespaces() {
+    return List.of(GcsConfig.NAMESPACE);
   }
 
   @Override
@@ -81,7 +88,7 @@ public final class GcsMetaStorageFactory implements MetaStorageFactory {
         } catch (IOException e) {
           throw new IOException(
               "cannot load credentials from "
-                  + GcsConfig.CREDENTIALS_FILE
+                  + GcsConfig.CREDENTIALS_FILE.key()
                   + " "
                   + gcs.credentialsFile().get()
                   + ": "
