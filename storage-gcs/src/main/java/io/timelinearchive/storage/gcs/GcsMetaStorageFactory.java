@@ -8,12 +8,14 @@ import com.google.cloud.http.HttpTransportOptions;
 import com.google.cloud.storage.HttpStorageOptions;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageOptions;
+import io.timelinearchive.config.SettingNamespace;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorageFactory;
 import io.timelinearchive.storage.StorageLocation;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -35,6 +37,11 @@ public final class GcsMetaStorageFactory implements MetaStorageFactory {
   }
 
   @Override
+  public List<SettingNamespace> settingNamespaces() {
+    return List.of(GcsConfig.NAMESPACE);
+  }
+
+  @Override
   public MetaStorage open(StorageLocation root, Map<String, String> config) throws IOException {
     requireNonNull(root, "root is null");
     requireNonNull(config, "config is null");
@@ -45,8 +52,8 @@ public final class GcsMetaStorageFactory implements MetaStorageFactory {
       throw new IllegalArgumentException("no bucket in " + root + ": expected gs://bucket/path");
     }
     GcsConfig gcs = GcsConfig.from(config);
-    CountingHttpTransport transport = new CountingHttpTransport();
-    StorageOptions options = options(gcs, transport);
+    GcsRequestCounter requests = new GcsRequestCounter();
+    StorageOptions options = options(gcs, requests);
     Storage storage = options.getService();
     Storage singleAttempt;
     try {
@@ -59,14 +66,14 @@ public final class GcsMetaStorageFactory implements MetaStorageFactory {
       closeQuietly(storage, e);
       throw e;
     }
-    return new GcsMetaStorage(root.authority(), storage, singleAttempt, gcs, transport::snapshot);
+    return new GcsMetaStorage(root.authority(), storage, singleAttempt, gcs, requests);
   }
 
-  private static StorageOptions options(GcsConfig gcs, CountingHttpTransport transport)
+  private static StorageOptions options(GcsConfig gcs, GcsRequestCounter requests)
       throws IOException {
     HttpStorageOptions.Builder builder = StorageOptions.http();
     builder.setTransportOptions(
-        HttpTransportOptions.newBuilder().setHttpTransportFactory(() -> transport).build());
+        HttpTransportOptions.newBuilder().setHttpTransportFactory(() -> requests).build());
     gcs.endpoint().ifPresent(endpoint -> builder.setHost(endpoint.toString()));
     if (gcs.noCredentials()) {
       builder.setCredentials(NoCredentials.getInstance());
@@ -81,7 +88,7 @@ public final class GcsMetaStorageFactory implements MetaStorageFactory {
         } catch (IOException e) {
           throw new IOException(
               "cannot load credentials from "
-                  + GcsConfig.CREDENTIALS_FILE
+                  + GcsConfig.CREDENTIALS_FILE.key()
                   + " "
                   + gcs.credentialsFile().get()
                   + ": "

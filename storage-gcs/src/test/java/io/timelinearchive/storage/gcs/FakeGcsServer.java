@@ -94,11 +94,11 @@ public final class FakeGcsServer implements AutoCloseable {
   /** Settings that open the GCS backend on this server (and on no real GCS). */
   public Map<String, String> config() {
     return Map.of(
-        GcsConfig.ENDPOINT,
+        GcsConfig.ENDPOINT.key(),
         endpoint(),
-        GcsConfig.NO_CREDENTIALS,
+        GcsConfig.NO_CREDENTIALS.key(),
         "true",
-        GcsConfig.PROJECT_ID,
+        GcsConfig.PROJECT_ID.key(),
         PROJECT);
   }
 
@@ -110,7 +110,7 @@ public final class FakeGcsServer implements AutoCloseable {
   /** {@link #config()} with the endpoint replaced by {@code via}'s, and the overrides added. */
   public Map<String, String> config(FaultProxy via, Map<String, String> overrides) {
     Map<String, String> config = new java.util.HashMap<>(config());
-    config.put(GcsConfig.ENDPOINT, via.endpoint().toString());
+    config.put(GcsConfig.ENDPOINT.key(), via.endpoint().toString());
     config.putAll(overrides);
     return Map.copyOf(config);
   }

@@ -77,7 +77,8 @@ class TestGcsBatchDelete {
 
   @Test
   void smallBatchesRunInParallel() throws IOException {
-    MetaStorage storage = open(Map.of(GcsConfig.BATCH_SIZE, "7", GcsConfig.PARALLELISM, "3"));
+    MetaStorage storage =
+        open(Map.of(GcsConfig.BATCH_SIZE.key(), "7", GcsConfig.PARALLELISM.key(), "3"));
     List<StorageLocation> files = createFiles("p", 50);
 
     storage.deleteAll(files);
@@ -104,7 +105,7 @@ class TestGcsBatchDelete {
 
   @Test
   void oneFileThatCannotBeDeletedIsNamed() throws IOException {
-    MetaStorage storage = open(Map.of(GcsConfig.RETRIES, "1"));
+    MetaStorage storage = open(Map.of(GcsConfig.RETRIES.key(), "1"));
     List<StorageLocation> files = createFiles("stuck", 1);
     proxy.inject(r -> r.method().equals("DELETE"), Fault.respondJson(503), 2);
 
@@ -129,7 +130,7 @@ class TestGcsBatchDelete {
 
   @Test
   void theFilesTheServerRefusesAreNamedAndTheRestAreDeleted() throws IOException {
-    MetaStorage storage = open(Map.of(GcsConfig.RETRIES, "1"));
+    MetaStorage storage = open(Map.of(GcsConfig.RETRIES.key(), "1"));
     List<StorageLocation> files = createFiles("f", 150);
     Set<StorageLocation> refused = Set.of(files.get(3), files.get(120), files.get(149));
     // The server answers 400 for these entries of the batch (a malformed generation).
@@ -154,7 +155,7 @@ class TestGcsBatchDelete {
 
   @Test
   void aFailedBatchRequestIsRetried() throws IOException {
-    MetaStorage storage = open(Map.of(GcsConfig.RETRIES, "2"));
+    MetaStorage storage = open(Map.of(GcsConfig.RETRIES.key(), "2"));
     List<StorageLocation> files = createFiles("r", 30);
     proxy.inject(FaultProxy.Request::isBatch, Fault.respondJson(503), 1);
     proxy.inject(FaultProxy.Request::isBatch, Fault.DROP_BEFORE, 1);
@@ -167,7 +168,7 @@ class TestGcsBatchDelete {
 
   @Test
   void aBatchThatKeepsFailingNamesEveryFile() throws IOException {
-    MetaStorage storage = open(Map.of(GcsConfig.RETRIES, "1"));
+    MetaStorage storage = open(Map.of(GcsConfig.RETRIES.key(), "1"));
     List<StorageLocation> files = createFiles("u", 5);
     proxy.inject(FaultProxy.Request::isBatch, Fault.respondJson(503), 2);
 

@@ -8,6 +8,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -66,23 +67,29 @@ class TestGcsConfig {
   @ParameterizedTest
   @CsvSource(
       delimiter = '|',
+      quoteCharacter = '"',
       value = {
-        "gcs.batch-size|0|gcs.batch-size must be between 1 and 100, not 0",
-        "gcs.batch-size|101|gcs.batch-size must be between 1 and 100, not 101",
-        "gcs.batch-size|ten|gcs.batch-size must be an integer, not 'ten'",
-        "gcs.parallelism|0|gcs.parallelism must be between 1 and 64",
-        "gcs.retries|-1|gcs.retries must be between 0 and 20",
-        "gcs.list-page-size|1001|gcs.list-page-size must be between 1 and 1000",
-        "gcs.single-request-upload-max-bytes|-5|gcs.single-request-upload-max-bytes must be",
-        "gcs.no-credentials|yes|gcs.no-credentials must be true or false, not 'yes'",
-        "gcs.project-id|'  '|gcs.project-id is blank",
-        "gcs.endpoint|localhost:4443|gcs.endpoint must be an http or https URL with a host",
-        "gcs.endpoint|ftp://host|gcs.endpoint must be an http or https URL with a host",
-        "gcs.endpoint|http://host/storage/v1|gcs.endpoint must be a bare scheme://host[:port]",
-        "gcs.endpoint|http://host?x=1|gcs.endpoint must be a bare scheme://host[:port]",
-        "gcs.endpoint|http://a b|gcs.endpoint is not a URL",
-        "gcs.credentials-file|/no/such/key.json|gcs.credentials-file names no readable file",
-        "gcs.batchsize|10|unknown setting(s) [gcs.batchsize]",
+        "gcs.batch-size|0|gcs.batch-size='0' must be from 1 to 100",
+        "gcs.batch-size|101|gcs.batch-size='101' must be from 1 to 100",
+        "gcs.batch-size|ten|gcs.batch-size='ten' is not a whole number",
+        "gcs.parallelism|0|gcs.parallelism='0' must be from 1 to 64",
+        "gcs.retries|-1|gcs.retries='-1' must be from 0 to 20",
+        "gcs.list-page-size|1001|gcs.list-page-size='1001' must be from 1 to 1000",
+        "gcs.single-request-upload-max-bytes|-5|gcs.single-request-upload-max-bytes='-5' is not a"
+            + " size",
+        "gcs.no-credentials|yes|gcs.no-credentials='yes' is not true or false",
+        "gcs.project-id|\"  \"|gcs.project-id is blank",
+        "gcs.endpoint|localhost:4443|gcs.endpoint='localhost:4443' is not an http(s)://host[:port]"
+            + " URL",
+        "gcs.endpoint|ftp://host|gcs.endpoint='ftp://host' is not an http(s)://host[:port] URL",
+        "gcs.endpoint|http://host/storage/v1|gcs.endpoint='http://host/storage/v1' must be a bare"
+            + " http(s)://host[:port] URL",
+        "gcs.endpoint|http://host?x=1|gcs.endpoint='http://host?x=1' must be a bare"
+            + " http(s)://host[:port] URL",
+        "gcs.endpoint|http://a b|gcs.endpoint='http://a b' is not a URL",
+        "gcs.credentials-file|/no/such/key.json|gcs.credentials-file='/no/such/key.json' names no"
+            + " readable file",
+        "gcs.batchsize|10|unknown setting gcs.batchsize; did you mean gcs.batch-size?",
       })
   void rejectsBadSettingsNamingTheKey(String key, String value, String message) {
     assertThatThrownBy(() -> GcsConfig.from(Map.of(key, value)))
@@ -106,7 +113,29 @@ class TestGcsConfig {
   void neverEchoesAPasswordInTheEndpoint() {
     assertThatThrownBy(() -> GcsConfig.from(Map.of("gcs.endpoint", "https://user:s3cret@host")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("gcs.endpoint must not hold user info")
+        .hasMessage("gcs.endpoint must not hold user info: give credentials in their own settings")
         .satisfies(e -> assertThat(e.toString()).doesNotContain("s3cret"));
+  }
+
+  @Test
+  void sizesTakeBinarySuffixes() {
+    GcsConfig config = GcsConfig.from(Map.of("gcs.single-request-upload-max-bytes", "16MiB"));
+
+    assertThat(config.singleRequestUploadMaxBytes()).isEqualTo(16L << 20);
+  }
+
+  @Test
+  void theReadmeTableIsTheSettings() throws IOException {
+    // Surefire runs in the module's folder.
+    List<String> rows =
+        Files.readAllLines(Path.of("README.md")).stream()
+            .filter(line -> line.startsWith("| `gcs."))
+            .toList();
+
+    assertThat(rows)
+        .containsExactlyElementsOf(
+            GcsConfig.SETTINGS.stream()
+                .map(s -> "| `" + s.key() + "` | " + s.documentedDefault() + " | " + s.doc() + " |")
+                .toList());
   }
 }

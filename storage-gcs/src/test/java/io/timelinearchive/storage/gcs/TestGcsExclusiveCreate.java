@@ -40,7 +40,7 @@ class TestGcsExclusiveCreate {
 
   enum Path {
     SINGLE_REQUEST(Map.of()),
-    RESUMABLE(Map.of(GcsConfig.SINGLE_REQUEST_UPLOAD_MAX_BYTES, "16"));
+    RESUMABLE(Map.of(GcsConfig.SINGLE_REQUEST_UPLOAD_MAX_BYTES.key(), "16"));
 
     final Map<String, String> config;
 
@@ -163,7 +163,7 @@ class TestGcsExclusiveCreate {
     // The server creates the file, the answer is lost, the retry is refused with 412: the 412
     // is this call's own doing, or another writer's in between; nothing here can tell.
     proxy.inject(lastUploadRequest(path), Fault.DROP_AFTER, 1);
-    MetaStorage storage = open(path, SERVER.config(proxy, Map.of(GcsConfig.RETRIES, "2")));
+    MetaStorage storage = open(path, SERVER.config(proxy, Map.of(GcsConfig.RETRIES.key(), "2")));
     StorageLocation file = file("unknown");
     byte[] mine = content("mine", 1024);
 
@@ -178,7 +178,7 @@ class TestGcsExclusiveCreate {
   void aRequestThatNeverArrivedIsRetried(Path path) throws Exception {
     FaultProxy proxy = proxy();
     proxy.inject(lastUploadRequest(path), Fault.DROP_BEFORE, 1);
-    MetaStorage storage = open(path, SERVER.config(proxy, Map.of(GcsConfig.RETRIES, "2")));
+    MetaStorage storage = open(path, SERVER.config(proxy, Map.of(GcsConfig.RETRIES.key(), "2")));
     StorageLocation file = file("retried");
 
     storage.createExclusive(file, content("mine", 100));
@@ -191,7 +191,7 @@ class TestGcsExclusiveCreate {
   void aRefusalBefore412StillMeansTheFileExisted() throws Exception {
     FaultProxy proxy = proxy();
     MetaStorage storage =
-        open(Path.SINGLE_REQUEST, SERVER.config(proxy, Map.of(GcsConfig.RETRIES, "2")));
+        open(Path.SINGLE_REQUEST, SERVER.config(proxy, Map.of(GcsConfig.RETRIES.key(), "2")));
     StorageLocation file = file("existing");
     storage.createExclusive(file, content("theirs", 10));
     // 429 proves the first attempt wrote nothing, so the 412 that follows is about another write.
@@ -207,7 +207,7 @@ class TestGcsExclusiveCreate {
     FaultProxy proxy = proxy();
     proxy.inject(FaultProxy.Request::isUpload, Fault.respondJson(503), 2);
     MetaStorage storage =
-        open(Path.SINGLE_REQUEST, SERVER.config(proxy, Map.of(GcsConfig.RETRIES, "1")));
+        open(Path.SINGLE_REQUEST, SERVER.config(proxy, Map.of(GcsConfig.RETRIES.key(), "1")));
 
     assertThatThrownBy(() -> storage.createExclusive(file("unavailable"), content("mine", 10)))
         .isInstanceOf(OutcomeUnknownException.class);
@@ -221,8 +221,8 @@ class TestGcsExclusiveCreate {
       closedPort = socket.getLocalPort();
     }
     Map<String, String> config = new HashMap<>(SERVER.config());
-    config.put(GcsConfig.ENDPOINT, "http://127.0.0.1:" + closedPort);
-    config.put(GcsConfig.RETRIES, "1");
+    config.put(GcsConfig.ENDPOINT.key(), "http://127.0.0.1:" + closedPort);
+    config.put(GcsConfig.RETRIES.key(), "1");
     MetaStorage storage = open(Path.SINGLE_REQUEST, config);
 
     assertThatThrownBy(() -> storage.createExclusive(file("refused"), content("mine", 10)))

@@ -104,7 +104,7 @@ class TestGcsListingAndReads {
 
   @Test
   void pagesLazily() throws IOException {
-    MetaStorage paged = open(Map.of(GcsConfig.LIST_PAGE_SIZE, "7"));
+    MetaStorage paged = open(Map.of(GcsConfig.LIST_PAGE_SIZE.key(), "7"));
     List<String> expected = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
       String name = String.format("%014d.deltacommit", 20240101000000L + i);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
+import io.timelinearchive.config.SettingNamespace;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;
@@ -30,6 +31,14 @@ class TestGcsMetaStorageFactory {
     assertThat(MetaStorages.factoryFor("gs", getClass().getClassLoader()))
         .isInstanceOf(GcsMetaStorageFactory.class);
     assertThat(new GcsMetaStorageFactory().schemes()).containsExactly("gs");
+  }
+
+  @Test
+  void registersTheGcsSettings() {
+    assertThat(new GcsMetaStorageFactory().settingNamespaces())
+        .containsExactly(SettingNamespace.exclusive("gcs.", GcsConfig.SETTINGS));
+    assertThat(MetaStorages.settingNamespaces(getClass().getClassLoader()))
+        .contains(GcsConfig.NAMESPACE);
   }
 
   @Test

@@ -38,7 +38,7 @@ class TestGcsMetaStorageFakeGcsServer extends AbstractMetaStorageContractTest {
   static MetaStorage open(FakeGcsServer server, String bucket, Map<String, String> extra)
       throws IOException {
     Map<String, String> config = new HashMap<>(server.config());
-    config.put(GcsConfig.LIST_PAGE_SIZE, Integer.toString(LIST_PAGE_SIZE));
+    config.put(GcsConfig.LIST_PAGE_SIZE.key(), Integer.toString(LIST_PAGE_SIZE));
     config.putAll(extra);
     return MetaStorages.open(StorageLocation.of("gs://" + bucket), config);
   }

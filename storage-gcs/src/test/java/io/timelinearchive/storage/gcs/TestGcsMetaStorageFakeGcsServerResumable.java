@@ -24,7 +24,7 @@ class TestGcsMetaStorageFakeGcsServerResumable extends AbstractMetaStorageContra
     bucket = server.newBucket("contract-resumable");
     storage =
         TestGcsMetaStorageFakeGcsServer.open(
-            server, bucket, Map.of(GcsConfig.SINGLE_REQUEST_UPLOAD_MAX_BYTES, "0"));
+            server, bucket, Map.of(GcsConfig.SINGLE_REQUEST_UPLOAD_MAX_BYTES.key(), "0"));
   }
 
   @AfterAll

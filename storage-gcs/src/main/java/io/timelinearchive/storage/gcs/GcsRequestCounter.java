@@ -16,9 +16,10 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * The client's HTTP transport, counting the requests it sends by JSON API operation. It counts
  * where a request goes on the wire (once per attempt, as the service bills), so the parts of a
- * batch, which travel inside the batch's body, are not counted: the batch is.
+ * batch, which travel inside the batch's body, are not counted: the batch is. {@link
+ * GcsMetaStorage#serviceRequests()} reports its {@link #snapshot()}.
  */
-final class CountingHttpTransport extends HttpTransport {
+final class GcsRequestCounter extends HttpTransport {
   private static final Method BUILD_REQUEST;
 
   static {
@@ -63,7 +64,7 @@ final class CountingHttpTransport extends HttpTransport {
     delegate.shutdown();
   }
 
-  /** A snapshot, sorted by operation name. */
+  /** The requests sent so far, by operation name, sorted; a snapshot. */
   Map<String, Long> snapshot() {
     Map<String, Long> copy = new TreeMap<>();
     counts.forEach((operation, count) -> copy.put(operation, count.sum()));

@@ -34,8 +34,8 @@ import org.slf4j.LoggerFactory;
  * in flight at once. Deletes are idempotent (a missing object counts as deleted), so a batch that
  * failed as a whole and entries that failed with a retryable status are simply sent again.
  */
-final class BatchDelete {
-  private static final Logger LOG = LoggerFactory.getLogger(BatchDelete.class);
+final class GcsBatchDelete {
+  private static final Logger LOG = LoggerFactory.getLogger(GcsBatchDelete.class);
   private static final long FIRST_BACKOFF_MILLIS = 50;
   private static final long MAX_BACKOFF_MILLIS = 2_000;
   // One factory for every pool, so thread names stay unique across calls.
@@ -46,7 +46,7 @@ final class BatchDelete {
   private final int parallelism;
   private final int retries;
 
-  BatchDelete(Storage storage, int batchSize, int parallelism, int retries) {
+  GcsBatchDelete(Storage storage, int batchSize, int parallelism, int retries) {
     this.storage = requireNonNull(storage, "storage is null");
     this.batchSize = batchSize;
     this.parallelism = parallelism;
@@ -68,7 +68,7 @@ final class BatchDelete {
       try {
         storage.delete(ids.apply(file));
       } catch (StorageException e) {
-        failures.put(file, GcsMetaStorage.describe(e));
+        failures.put(file, GcsErrors.describe(e));
       }
     } else if (batches.size() <= 1 || parallelism == 1) {
       for (List<StorageLocation> batch : batches) {
@@ -142,7 +142,7 @@ final class BatchDelete {
                     if (retryable(e)) {
                       retry.put(file, e);
                     } else {
-                      failed.put(file, GcsMetaStorage.describe(e));
+                      failed.put(file, GcsErrors.describe(e));
                     }
                   }
                 });
@@ -161,7 +161,7 @@ final class BatchDelete {
         return failed;
       }
       if (attempt >= retries) {
-        retry.forEach((file, e) -> failed.put(file, GcsMetaStorage.describe(e)));
+        retry.forEach((file, e) -> failed.put(file, GcsErrors.describe(e)));
         return failed;
       }
       LOG.debug(
