@@ -8,7 +8,6 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -122,20 +121,5 @@ class TestGcsConfig {
     GcsConfig config = GcsConfig.from(Map.of("gcs.single-request-upload-max-bytes", "16MiB"));
 
     assertThat(config.singleRequestUploadMaxBytes()).isEqualTo(16L << 20);
-  }
-
-  @Test
-  void theReadmeTableIsTheSettings() throws IOException {
-    // Surefire runs in the module's folder.
-    List<String> rows =
-        Files.readAllLines(Path.of("README.md")).stream()
-            .filter(line -> line.startsWith("| `gcs."))
-            .toList();
-
-    assertThat(rows)
-        .containsExactlyElementsOf(
-            GcsConfig.SETTINGS.stream()
-                .map(s -> "| `" + s.key() + "` | " + s.documentedDefault() + " | " + s.doc() + " |")
-                .toList());
   }
 }

@@ -4,18 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.timelinearchive.config.Setting;
-import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -177,22 +170,5 @@ class TestS3Config {
   void secretsAreDeclaredSecret() {
     assertThat(S3Config.SETTINGS.stream().filter(Setting::secret).map(Setting::key))
         .containsExactly("s3.secret-key", "s3.session-token");
-  }
-
-  @Test
-  void readmeTableIsTheRegisteredSettings() throws IOException {
-    Pattern row = Pattern.compile("\\| `(s3\\.[^`]+)` \\| ([^|]*) \\| ([^|]*) \\|");
-    Map<String, List<String>> documented = new LinkedHashMap<>();
-    for (String line : Files.readAllLines(Path.of("README.md"))) {
-      Matcher m = row.matcher(line);
-      if (m.matches()) {
-        documented.put(m.group(1), List.of(m.group(2), m.group(3)));
-      }
-    }
-    Map<String, List<String>> registered = new LinkedHashMap<>();
-    for (Setting<?> setting : S3Config.SETTINGS) {
-      registered.put(setting.key(), List.of(setting.documentedDefault(), setting.doc()));
-    }
-    assertThat(documented).containsExactlyEntriesOf(registered);
   }
 }
