@@ -7,8 +7,6 @@ import static java.util.Objects.requireNonNull;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -18,13 +16,10 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -117,7 +112,7 @@ public final class FaultProxy implements AutoCloseable {
 
     /** The first value of a header, or null. */
     public String header(String name) {
-      return FaultProxy.header(head, name);
+      return HttpMessages.header(head, name);
     }
 
     /** The Authorization header, or empty. */
@@ -128,7 +123,7 @@ public final class FaultProxy implements AutoCloseable {
 
     /** The body's content: without chunk framing, unzipped if the client gzipped it. */
     public byte[] content() {
-      byte[] content = isChunked(head) ? unchunked(body) : body;
+      byte[] content = HttpMessages.isChunked(head) ? HttpMessages.unchunked(body) : body;
       if ("gzip".equalsIgnoreCase(header("content-encoding"))) {
         try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(content))) {
           return in.readAllBytes();
@@ -217,10 +212,6 @@ public final class FaultProxy implements AutoCloseable {
     void run() throws Exception;
   }
 
-  private record Hook(Predicate<Request> when, Action action, AtomicInteger remaining) {}
-
-  private record Rewrite(Predicate<Request> which, UnaryOperator<String> rewrite) {}
-
   /** Starts a log line when the proxy itself failed on a message. */
   public static final String PROXY_FAILED = "PROXY FAILED: ";
 
@@ -231,9 +222,7 @@ public final class FaultProxy implements AutoCloseable {
   private final Set<Socket> open = ConcurrentHashMap.newKeySet();
   private final List<String> log = Collections.synchronizedList(new ArrayList<>());
   private final List<Request> requests = Collections.synchronizedList(new ArrayList<>());
-  private final List<Rule> rules = new CopyOnWriteArrayList<>();
-  private final List<Hook> hooks = new CopyOnWriteArrayList<>();
-  private volatile Rewrite rewrite;
+  private final FaultPlan plan = new FaultPlan();
 
   /**
    * @param upstream the server's endpoint; its scheme is {@code http}, its path (an Azurite
@@ -261,9 +250,7 @@ public final class FaultProxy implements AutoCloseable {
 
   /** Replaces every rule with {@code rule}; {@code r -> Fault.FORWARD} ends all faults. */
   public void rule(Rule rule) {
-    requireNonNull(rule, "rule is null");
-    rules.clear();
-    rules.add(rule);
+    plan.replaceRules(requireNonNull(rule, "rule is null"));
   }
 
   /**
@@ -272,12 +259,12 @@ public final class FaultProxy implements AutoCloseable {
    * the rules after it are not asked about that request.
    */
   public void inject(Predicate<Request> when, Fault fault, int times) {
-    rules.add(Rule.first(times, when, fault));
+    plan.addRule(Rule.first(times, when, fault));
   }
 
   /** Runs {@code action} once, before forwarding the next request matching {@code when}. */
   public void beforeForwarding(Predicate<Request> when, Action action) {
-    hooks.add(new Hook(when, action, new AtomicInteger(1)));
+    plan.addHook(when, action);
   }
 
   /**
@@ -285,7 +272,8 @@ public final class FaultProxy implements AutoCloseable {
    * example to make a server refuse some entries of a batch); replaces any earlier rewrite.
    */
   public void rewriteBodies(Predicate<Request> which, UnaryOperator<String> rewrite) {
-    this.rewrite = new Rewrite(requireNonNull(which, "which is null"), rewrite);
+    plan.rewrite(
+        requireNonNull(which, "which is null"), requireNonNull(rewrite, "rewrite is null"));
   }
 
   /** Every request received so far, faulted ones included, in arrival order. */
@@ -344,50 +332,40 @@ public final class FaultProxy implements AutoCloseable {
     }
   }
 
-  private Fault decide(Request request) {
-    for (Rule rule : rules) {
-      Fault fault = requireNonNull(rule.decide(request), "a rule answered null");
-      if (fault.kind() != Fault.Kind.FORWARD) {
-        return fault;
-      }
-    }
-    return Fault.FORWARD;
-  }
-
   private void serve(Socket client) {
     Socket server = null;
     try (client) {
       InputStream fromClient = new BufferedInputStream(client.getInputStream());
       OutputStream toClient = new BufferedOutputStream(client.getOutputStream());
       while (true) {
-        String head = readHead(fromClient);
+        String head = HttpMessages.readHead(fromClient);
         if (head == null) {
           return;
         }
         String[] requestLine = head.substring(0, head.indexOf("\r\n")).split(" ");
         String method = requestLine[0];
         String target = requestLine[1];
-        if ("100-continue".equalsIgnoreCase(header(head, "expect"))) {
+        if ("100-continue".equalsIgnoreCase(HttpMessages.header(head, "expect"))) {
           toClient.write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(ISO_8859_1));
           toClient.flush();
-          head = withoutHeader(head, "expect");
+          head = HttpMessages.withoutHeader(head, "expect");
         }
-        byte[] body = readBody(fromClient, head, false);
+        byte[] body = HttpMessages.readBody(fromClient, head, false);
         Request request = new Request(method, target, head, body);
         requests.add(request);
-        Fault fault = decide(request);
+        Fault fault = plan.decide(request);
         log.add(method + " " + target + " -> " + fault.kind() + " " + fault.status());
         switch (fault.kind()) {
           case DROP_BEFORE -> {
             return;
           }
           case RESPOND -> {
-            respond(toClient, fault);
+            HttpMessages.respond(toClient, fault);
             return;
           }
           default -> {
-            Request forwarded = rewritten(request);
-            runHooks(forwarded);
+            Request forwarded = plan.rewritten(request);
+            plan.runHooks(forwarded);
             // A connection of its own per request: a server may close an idle keep-alive
             // connection (a Node.js server after 5 s), and a request written to one it closed
             // would come back to the client as a dropped connection that no rule chose.
@@ -403,11 +381,12 @@ public final class FaultProxy implements AutoCloseable {
             toServer.write(forwarded.head().getBytes(ISO_8859_1));
             toServer.write(forwarded.body());
             toServer.flush();
-            String responseHead = readHead(fromServer);
+            String responseHead = HttpMessages.readHead(fromServer);
             if (responseHead == null) {
               return;
             }
-            byte[] responseBody = readBody(fromServer, responseHead, method.equals("HEAD"));
+            byte[] responseBody =
+                HttpMessages.readBody(fromServer, responseHead, method.equals("HEAD"));
             if (fault.kind() == Fault.Kind.DROP_AFTER) {
               return; // the server acted; the client never hears the answer
             }
@@ -415,7 +394,7 @@ public final class FaultProxy implements AutoCloseable {
                 responseHead.replace(upstreamOrigin, originOf(endpoint())).getBytes(ISO_8859_1));
             toClient.write(responseBody);
             toClient.flush();
-            if ("close".equalsIgnoreCase(header(responseHead, "connection"))) {
+            if ("close".equalsIgnoreCase(HttpMessages.header(responseHead, "connection"))) {
               return;
             }
           }
@@ -443,167 +422,5 @@ public final class FaultProxy implements AutoCloseable {
 
   private static String originOf(URI uri) {
     return "http://" + uri.getRawAuthority();
-  }
-
-  private static void respond(OutputStream toClient, Fault fault) throws IOException {
-    byte[] body = fault.body().getBytes(UTF_8);
-    String response =
-        "HTTP/1.1 "
-            + fault.status()
-            + " Injected\r\nContent-Type: "
-            + fault.contentType()
-            + "\r\nContent-Length: "
-            + body.length
-            + "\r\nConnection: close\r\n\r\n";
-    toClient.write(response.getBytes(ISO_8859_1));
-    toClient.write(body);
-    toClient.flush();
-  }
-
-  /** The request to forward: as received, or with its content rewritten and its length anew. */
-  private Request rewritten(Request request) {
-    Rewrite current = rewrite;
-    if (current == null || !current.which().test(request)) {
-      return request;
-    }
-    byte[] raw = isChunked(request.head()) ? unchunked(request.body()) : request.body();
-    byte[] content = current.rewrite().apply(new String(raw, ISO_8859_1)).getBytes(ISO_8859_1);
-    String head =
-        withoutHeader(withoutHeader(request.head(), "transfer-encoding"), "content-length");
-    head = head.substring(0, head.length() - 2) + "Content-Length: " + content.length + "\r\n\r\n";
-    return new Request(request.method(), request.target(), head, content);
-  }
-
-  private void runHooks(Request request) {
-    for (Hook hook : hooks) {
-      if (hook.when().test(request) && hook.remaining().getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0) {
-        try {
-          hook.action().run();
-        } catch (Exception e) {
-          throw new IllegalStateException(
-              "hook failed for " + request.method() + " " + request.target(), e);
-        }
-      }
-    }
-  }
-
-  /** The head up to and including the blank line, or null at a clean end of stream. */
-  private static String readHead(InputStream in) throws IOException {
-    ByteArrayOutputStream head = new ByteArrayOutputStream();
-    int matched = 0;
-    while (matched < 4) {
-      int b = in.read();
-      if (b < 0) {
-        if (head.size() == 0) {
-          return null;
-        }
-        throw new EOFException("end of stream inside a head");
-      }
-      head.write(b);
-      matched = (b == (matched % 2 == 0 ? '\r' : '\n')) ? matched + 1 : (b == '\r' ? 1 : 0);
-    }
-    return head.toString(ISO_8859_1);
-  }
-
-  private static String header(String head, String name) {
-    for (String line : head.split("\r\n")) {
-      int colon = line.indexOf(':');
-      if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase(name)) {
-        return line.substring(colon + 1).trim();
-      }
-    }
-    return null;
-  }
-
-  private static boolean isChunked(String head) {
-    String encoding = header(head, "transfer-encoding");
-    return encoding != null && encoding.toLowerCase(Locale.ROOT).contains("chunked");
-  }
-
-  private static String withoutHeader(String head, String name) {
-    StringBuilder kept = new StringBuilder();
-    for (String line : head.split("\r\n", -1)) {
-      int colon = line.indexOf(':');
-      if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase(name)) {
-        continue;
-      }
-      kept.append(line).append("\r\n");
-    }
-    // split kept the two empty strings after the final CRLFCRLF: drop the extra CRLF
-    return kept.substring(0, kept.length() - 2);
-  }
-
-  /** The raw body bytes (chunk framing included) as announced by the head. */
-  private static byte[] readBody(InputStream in, String head, boolean noBody) throws IOException {
-    String firstLine = head.substring(0, head.indexOf("\r\n"));
-    if (noBody || firstLine.matches("HTTP/\\S+ (1\\d\\d|204|304) .*")) {
-      return new byte[0];
-    }
-    String length = header(head, "content-length");
-    if (isChunked(head)) {
-      ByteArrayOutputStream raw = new ByteArrayOutputStream();
-      while (true) {
-        String sizeLine = readLine(in, raw);
-        int size = Integer.parseInt(sizeLine.split(";")[0].trim(), 16);
-        if (size == 0) {
-          while (!readLine(in, raw).isEmpty()) {
-            // trailers
-          }
-          return raw.toByteArray();
-        }
-        raw.write(in.readNBytes(size + 2));
-      }
-    }
-    if (length != null) {
-      int n = Integer.parseInt(length);
-      byte[] body = in.readNBytes(n);
-      if (body.length != n) {
-        throw new EOFException("body shorter than Content-Length");
-      }
-      return body;
-    }
-    if (firstLine.startsWith("HTTP/")) {
-      return in.readAllBytes(); // a response delimited by the end of the connection
-    }
-    return new byte[0];
-  }
-
-  private static String readLine(InputStream in, ByteArrayOutputStream copy) throws IOException {
-    ByteArrayOutputStream line = new ByteArrayOutputStream();
-    int previous = -1;
-    while (true) {
-      int b = in.read();
-      if (b < 0) {
-        throw new EOFException("end of stream inside a chunked body");
-      }
-      copy.write(b);
-      if (previous == '\r' && b == '\n') {
-        byte[] bytes = line.toByteArray();
-        return new String(bytes, 0, bytes.length - 1, ISO_8859_1);
-      }
-      line.write(b);
-      previous = b;
-    }
-  }
-
-  /** The data of a chunked body, without its framing (trailers dropped). */
-  private static byte[] unchunked(byte[] raw) {
-    ByteArrayOutputStream data = new ByteArrayOutputStream();
-    int at = 0;
-    while (at < raw.length) {
-      int lineEnd = at;
-      while (lineEnd + 1 < raw.length && !(raw[lineEnd] == '\r' && raw[lineEnd + 1] == '\n')) {
-        lineEnd++;
-      }
-      String sizeLine = new String(Arrays.copyOfRange(raw, at, lineEnd), ISO_8859_1);
-      int size = Integer.parseInt(sizeLine.split(";")[0].trim(), 16);
-      if (size == 0) {
-        break;
-      }
-      int start = lineEnd + 2;
-      data.write(raw, start, Math.min(size, raw.length - start));
-      at = start + size + 2;
-    }
-    return data.toByteArray();
   }
 }
