@@ -6,13 +6,9 @@ import static org.assertj.core.api.Assertions.fail;
 import io.timelinearchive.storage.BlockLengthListingMetaStorage;
 import io.timelinearchive.storage.FaultInjectingMetaStorage;
 import io.timelinearchive.storage.FaultInjectingMetaStorage.CrashEffect;
-import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
-import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.storage.WithoutAppendMetaStorage;
-import io.timelinearchive.storage.memory.InMemoryMetaStorageFactory;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -57,7 +53,7 @@ class TestTimelineArchiverCrashes {
   @ParameterizedTest
   @EnumSource(Store.class)
   void everyCrashPointIsRecoveredWithoutLossHolesOrDuplicates(Store store) throws Exception {
-    Fixture reference = new Fixture(store);
+    CrashFixture reference = new CrashFixture(store.config, COMMITS);
     FaultInjectingMetaStorage recording = FaultInjectingMetaStorage.recording(reference.memory);
     ArchiveResult uninterrupted =
         reference.archiver(store.view.apply(recording)).archiveIfRequired();
@@ -74,7 +70,7 @@ class TestTimelineArchiverCrashes {
     CrashEffect[] effects = CrashEffect.values();
     for (int k = 1; k <= steps; k++) {
       CrashEffect effect = effects[k % effects.length];
-      try (Fixture f = new Fixture(store)) {
+      try (CrashFixture f = new CrashFixture(store.config, COMMITS)) {
         FaultInjectingMetaStorage crashing =
             FaultInjectingMetaStorage.crashingAt(f.memory, k, effect);
         try {
@@ -111,7 +107,7 @@ class TestTimelineArchiverCrashes {
   void crashesDuringRecoveryAreRecoveredToo(Store store) throws Exception {
     Random random = new Random(7);
     for (int trial = 0; trial < 40; trial++) {
-      try (Fixture f = new Fixture(store)) {
+      try (CrashFixture f = new CrashFixture(store.config, COMMITS)) {
         int first = 1 + random.nextInt(200);
         int second = 1 + random.nextInt(60);
         runCrashing(f, store, first, CrashEffect.values()[trial % 3]);
@@ -126,7 +122,7 @@ class TestTimelineArchiverCrashes {
     }
   }
 
-  private static void runCrashing(Fixture f, Store store, int step, CrashEffect effect)
+  private static void runCrashing(CrashFixture f, Store store, int step, CrashEffect effect)
       throws Exception {
     FaultInjectingMetaStorage crashing =
         FaultInjectingMetaStorage.crashingAt(f.memory, step, effect);
@@ -136,54 +132,6 @@ class TestTimelineArchiverCrashes {
       if (!FaultInjectingMetaStorage.isSimulatedCrash(e)) {
         throw e;
       }
-    }
-  }
-
-  private static final class Fixture implements AutoCloseable {
-    final MutableClock clock = new MutableClock(java.time.Instant.parse("2026-11-29T12:00:00Z"));
-    final StorageLocation base = TestTables.newMemoryTable();
-    final MetaStorage memory = TestTables.memory(base);
-    final StorageLocation meta = base.resolve(".hoodie");
-    final StorageLocation archiveFolder = meta.resolve("archived");
-    final InvariantChecker checker;
-    final Map<String, String> config = new HashMap<>(TestTables.SMALL_RETENTION);
-
-    Fixture(Store store) throws Exception {
-      config.putAll(store.config);
-      TestTables.write(memory, base, TestTables.copyOnWrite(COMMITS));
-      checker = new InvariantChecker(InvariantChecker.snapshot(memory, meta));
-    }
-
-    TimelineArchiver archiver(MetaStorage storage) {
-      return TimelineArchiver.create(storage, base, config, clock, ArchiveListener.NONE);
-    }
-
-    @Override
-    public void close() {
-      InMemoryMetaStorageFactory.dropVolume(base.authority());
-    }
-
-    List<String> violations() throws Exception {
-      return checker.check(memory, meta, archiveFolder);
-    }
-
-    List<String> activeNames() throws Exception {
-      return InvariantChecker.snapshot(memory, meta).keySet().stream().toList();
-    }
-
-    List<InvariantChecker.Archived> archived() throws Exception {
-      return InvariantChecker.readArchive(memory, archiveFolder, new java.util.ArrayList<>());
-    }
-
-    List<String> archivedIds() throws Exception {
-      return archived().stream().map(InvariantChecker.Archived::id).toList();
-    }
-
-    List<String> leftovers() throws Exception {
-      return memory.list(archiveFolder).toList().stream()
-          .map(FileEntry::name)
-          .filter(n -> n.startsWith(".timeline_archive"))
-          .toList();
     }
   }
 }

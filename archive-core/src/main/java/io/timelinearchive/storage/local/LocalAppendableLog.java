@@ -15,10 +15,19 @@ import java.nio.file.StandardOpenOption;
 /** A local file appended to through a {@link FileChannel}, each append forced to disk. */
 final class LocalAppendableLog extends AbstractAppendableLog {
   private final FileChannel channel;
+  private final Path folder;
+  private final LocalUnforcedFolders unforced;
 
-  private LocalAppendableLog(StorageLocation location, FileChannel channel, long length) {
+  private LocalAppendableLog(
+      StorageLocation location,
+      FileChannel channel,
+      long length,
+      Path folder,
+      LocalUnforcedFolders unforced) {
     super(location, length);
     this.channel = requireNonNull(channel, "channel is null");
+    this.folder = requireNonNull(folder, "folder is null");
+    this.unforced = requireNonNull(unforced, "unforced is null");
   }
 
   /**
@@ -27,7 +36,8 @@ final class LocalAppendableLog extends AbstractAppendableLog {
    *
    * @throws java.nio.file.FileSystemException if Hadoop keeps a checksum of the file
    */
-  static LocalAppendableLog open(StorageLocation file, Path path) throws IOException {
+  static LocalAppendableLog open(StorageLocation file, Path path, LocalUnforcedFolders unforced)
+      throws IOException {
     Path folder = path.getParent();
     LocalFolders.create(folder);
     FileChannel channel;
@@ -50,7 +60,7 @@ final class LocalAppendableLog extends AbstractAppendableLog {
         channel.force(true);
         LocalFolders.force(folder);
       }
-      return new LocalAppendableLog(file, channel, channel.size());
+      return new LocalAppendableLog(file, channel, channel.size(), folder, unforced);
     } catch (IOException | RuntimeException e) {
       try {
         channel.close();
@@ -63,6 +73,8 @@ final class LocalAppendableLog extends AbstractAppendableLog {
 
   @Override
   protected void appendAt(long position, byte[] bytes) throws IOException {
+    // Deletes made since this log was opened become durable before the bytes that follow them.
+    unforced.forceAllBut(java.util.List.of(folder));
     // The lock makes "still the length we know" and the write one step for every writer that
     // locks (other processes too; within this JVM the second locker gets an
     // OverlappingFileLockException). A writer at a stale length would append after bytes its
