@@ -160,10 +160,13 @@ final class EntryPipeline {
     List<TimelineFile> all = active.files();
     int at = 0;
     for (TimelineInstant wanted : plan.files()) {
-      while (!all.get(at).instant().equals(wanted)) {
+      while (all.get(at).instant().compareTo(wanted) < 0) {
         at++;
       }
-      selected.add(all.get(at++));
+      // a state can have two files (Hudi reads T.commit.inflight as T.inflight): both go
+      while (at < all.size() && all.get(at).instant().equals(wanted)) {
+        selected.add(all.get(at++));
+      }
     }
     return selected;
   }

@@ -21,6 +21,7 @@ import io.timelinearchive.storage.WithoutAppendMetaStorage;
 import io.timelinearchive.timeline.Action;
 import io.timelinearchive.timeline.HoodieTable;
 import io.timelinearchive.timeline.State;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -367,6 +368,23 @@ class TestTimelineArchiver {
     }
     assertThat(checker.check(memory, meta, archiveFolder)).isEmpty();
     assertThat(archiveFiles()).containsExactly(".commits_.archive.1_1-0-1");
+  }
+
+  @Test
+  void bothFilesOfOneStateAreArchivedAndDeletedTogether() throws Exception {
+    // Hudi reads T.commit.inflight as T.inflight: two files of one instant state
+    SampleTable.Written table = TestTables.write(memory, base, TestTables.copyOnWrite(40));
+    String inflight =
+        table.files().keySet().stream().filter(n -> n.matches("\\d+\\.inflight")).findFirst().get();
+    String alias = inflight.replace(".inflight", ".commit.inflight");
+    memory.createExclusive(
+        meta.resolve(alias), "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
+    ArchiveResult result = archiver(memory, TestTables.SMALL_RETENTION).archiveIfRequired();
+
+    assertThat(result.archived()).extracting(TimelineInstant::fileName).contains(inflight);
+    assertThat(names(meta)).doesNotContain(inflight, alias);
+    assertThat(names(meta)).doesNotContain(inflight.replace(".inflight", ".commit"));
   }
 
   @Test
