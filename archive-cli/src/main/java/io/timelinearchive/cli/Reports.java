@@ -191,7 +191,7 @@ final class Reports {
    */
   static ObjectNode details(ArchivedInstant a) {
     return a.entry()
-        .map(e -> AvroJson.record(e, Set.of(EntryFields.RAW_CONTENT)))
+        .map(e -> AvroJson.record(e, Set.of(EntryFields.RAW_CONTENT, EntryFields.DEFLATED_CONTENT)))
         .orElseGet(JsonNodeFactory.instance::objectNode);
   }
 

@@ -3,7 +3,6 @@ package io.timelinearchive.format;
 import static java.util.Objects.requireNonNull;
 
 import io.timelinearchive.timeline.TimelineInstant;
-import java.nio.ByteBuffer;
 import java.util.Optional;
 import org.apache.avro.generic.GenericRecord;
 
@@ -30,14 +29,11 @@ public record ArchiveEntry(TimelineInstant instant, GenericRecord record) {
 
   /** The instant file's bytes, when the entry carries them (entries Hudi wrote do not). */
   public Optional<byte[]> rawContent() {
-    return Optional.ofNullable(EntryFields.get(record, EntryFields.RAW_CONTENT))
-        .map(ByteBuffer.class::cast)
-        .map(
-            b -> {
-              byte[] bytes = new byte[b.remaining()];
-              b.duplicate().get(bytes);
-              return bytes;
-            });
+    try {
+      return RawContent.of(record);
+    } catch (java.util.zip.DataFormatException e) {
+      throw new IllegalStateException("the raw content of " + instant + " is damaged", e);
+    }
   }
 
   /** The detail record this entry carries, if any. */

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.timelinearchive.timeline.State;
 import io.timelinearchive.timeline.TimelineInstant;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Map;
@@ -19,7 +18,7 @@ import org.apache.avro.generic.GenericRecord;
 /**
  * Turns one instant state file into an archive entry, following Hudi 0.15's archiver
  * (docs/HUDI-FORMAT.md §5): the common fields, the details by action and state, and always the
- * file's bytes in {@link EntryFields#RAW_CONTENT}. Records from Avro instant files are kept as
+ * file's bytes in {@link EntryFields#DEFLATED_CONTENT}. Records from Avro instant files are kept as
  * read, under the schema embedded in the file. Thread-safe.
  */
 public final class ArchiveEntryConverter {
@@ -92,7 +91,7 @@ public final class ArchiveEntryConverter {
     if (detail != null) {
       entry.put(detail.fieldName(), details);
     }
-    entry.put(EntryFields.RAW_CONTENT, ByteBuffer.wrap(content.clone()));
+    entry.put(EntryFields.DEFLATED_CONTENT, RawContent.deflate(content));
     return new ArchiveEntry(instant, entry);
   }
 

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.zip.DataFormatException;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
@@ -68,10 +69,14 @@ public final class ArchiveEntryDecoder {
           Optional.ofNullable(EntryFields.get(record, EntryFields.STATE_TRANSITION_TIME))
               .map(Object::toString);
       Optional<GenericRecord> entry = whole == null ? Optional.empty() : Optional.of(record);
-      Optional<ByteBuffer> raw =
-          whole == null
-              ? Optional.empty()
-              : Optional.ofNullable((ByteBuffer) EntryFields.get(record, EntryFields.RAW_CONTENT));
+      Optional<ByteBuffer> raw = Optional.empty();
+      if (whole != null) {
+        try {
+          raw = RawContent.of(record).map(ByteBuffer::wrap);
+        } catch (DataFormatException e) {
+          throw badEntry(block, i, "has damaged raw content: " + e.getMessage());
+        }
+      }
       found.accept(new ArchivedInstant(instant, transition, entry, raw));
     }
   }

@@ -41,7 +41,7 @@ public final class ArchiveSchemas {
   public static final Schema REQUESTED_REPLACE_METADATA = parse("HoodieRequestedReplaceMetadata");
   public static final Schema INDEX_COMMIT_METADATA = parse("HoodieIndexCommitMetadata");
 
-  /** The entry we write: Hudi's 16 fields, then {@link EntryFields#RAW_CONTENT}. */
+  /** The entry we write: Hudi's 16 fields, then {@link EntryFields#DEFLATED_CONTENT}. */
   public static final Schema ARCHIVED_META_ENTRY =
       parse(
           // Every record the entry names, in the order of its fields, so that each nested type
@@ -60,7 +60,7 @@ public final class ArchiveSchemas {
 
   /** Apache Hudi 0.15's own {@code HoodieArchivedMetaEntry}: our entry without the raw content. */
   public static final Schema HUDI_ARCHIVED_META_ENTRY =
-      select(ARCHIVED_META_ENTRY, f -> !f.equals(EntryFields.RAW_CONTENT));
+      select(ARCHIVED_META_ENTRY, f -> !f.equals(EntryFields.DEFLATED_CONTENT));
 
   /**
    * A reader schema for an entry's metadata alone: time, action, state and transition time.

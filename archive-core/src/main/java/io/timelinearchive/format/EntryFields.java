@@ -15,9 +15,12 @@ public final class EntryFields {
   public static final String VERSION = "version";
 
   /**
-   * Our extra, last field: the instant file's bytes as they were. Hudi's reader resolves against
-   * its own 16-field schema and ignores it.
+   * Our extra, last field: the instant file's bytes, zlib-compressed ({@link RawContent}). Hudi's
+   * reader resolves against its own 16-field schema and ignores it.
    */
+  public static final String DEFLATED_CONTENT = "timelineArchiveDeflatedContent";
+
+  /** What our entries carried in that place before: the instant file's bytes as they were. */
   public static final String RAW_CONTENT = "timelineArchiveRawContent";
 
   private EntryFields() {}

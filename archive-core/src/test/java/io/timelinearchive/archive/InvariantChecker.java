@@ -235,15 +235,7 @@ public final class InvariantChecker {
           byte[] record = new byte[in.readInt()];
           in.readFully(record);
           GenericRecord r = reader.read(null, DecoderFactory.get().binaryDecoder(record, null));
-          Object raw =
-              r.getSchema().getField("timelineArchiveRawContent") == null
-                  ? null
-                  : r.get("timelineArchiveRawContent");
-          byte[] rawBytes = null;
-          if (raw instanceof ByteBuffer bb) {
-            rawBytes = new byte[bb.remaining()];
-            bb.duplicate().get(rawBytes);
-          }
+          byte[] rawBytes = rawBytes(r);
           records.add(
               new Archived(
                   String.valueOf(r.get("commitTime")),
@@ -254,6 +246,44 @@ public final class InvariantChecker {
       }
     }
     return records;
+  }
+
+  /**
+   * The instant file's bytes an entry carries: zlib-compressed in {@code
+   * timelineArchiveDeflatedContent}, or as they were in {@code timelineArchiveRawContent} (older
+   * archives); null for entries without them.
+   */
+  private static byte[] rawBytes(GenericRecord r) throws IOException {
+    if (field(r, "timelineArchiveDeflatedContent") instanceof ByteBuffer deflated) {
+      java.util.zip.Inflater inflater = new java.util.zip.Inflater();
+      try {
+        inflater.setInput(deflated.duplicate());
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        byte[] chunk = new byte[8192];
+        while (!inflater.finished()) {
+          int n = inflater.inflate(chunk);
+          if (n == 0 && !inflater.finished() && inflater.needsInput()) {
+            throw new IOException("truncated compressed content");
+          }
+          out.write(chunk, 0, n);
+        }
+        return out.toByteArray();
+      } catch (java.util.zip.DataFormatException e) {
+        throw new IOException("damaged compressed content", e);
+      } finally {
+        inflater.end();
+      }
+    }
+    if (field(r, "timelineArchiveRawContent") instanceof ByteBuffer raw) {
+      byte[] bytes = new byte[raw.remaining()];
+      raw.duplicate().get(bytes);
+      return bytes;
+    }
+    return null;
+  }
+
+  private static Object field(GenericRecord r, String name) {
+    return r.getSchema().getField(name) == null ? null : r.get(name);
   }
 
   private static java.util.Set<String> shadowedByPlan(

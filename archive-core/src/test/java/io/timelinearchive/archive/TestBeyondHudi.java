@@ -102,7 +102,7 @@ class TestBeyondHudi {
       ArchiveEntry entry =
           ArchiveEntryConverter.create()
               .convert(first, java.time.Instant.EPOCH, storage.read(file));
-      entry.record().put(EntryFields.RAW_CONTENT, null);
+      entry.record().put(EntryFields.DEFLATED_CONTENT, null);
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       ArchiveBlockEncoder.encode(List.of(entry)).forEach(out::writeBytes);
       storage.createExclusive(

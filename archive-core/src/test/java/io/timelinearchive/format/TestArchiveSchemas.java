@@ -39,14 +39,14 @@ class TestArchiveSchemas {
             "HoodieInflightReplaceMetadata",
             "hoodieIndexCommitMetadata",
             "stateTransitionTime",
-            "timelineArchiveRawContent");
+            "timelineArchiveDeflatedContent");
     assertThat(ArchiveSchemas.HUDI_ARCHIVED_META_ENTRY.getFields()).hasSize(16);
 
-    Schema raw = entry.getField(EntryFields.RAW_CONTENT).schema();
+    Schema raw = entry.getField(EntryFields.DEFLATED_CONTENT).schema();
     assertThat(raw.getTypes())
         .extracting(Schema::getType)
         .containsExactly(Schema.Type.NULL, Schema.Type.BYTES);
-    assertThat(entry.getField(EntryFields.RAW_CONTENT).defaultVal())
+    assertThat(entry.getField(EntryFields.DEFLATED_CONTENT).defaultVal())
         .isEqualTo(JsonProperties.NULL_VALUE);
 
     Schema version = entry.getField("version").schema();

@@ -71,7 +71,7 @@ class TestLogBlockCodec {
     entry.put("actionType", "commit");
     entry.put("actionState", "COMPLETED");
     entry.put("stateTransitionTime", "20240101000001000");
-    entry.put(EntryFields.RAW_CONTENT, ByteBuffer.wrap(new byte[] {1, 2, 3}));
+    entry.put(EntryFields.DEFLATED_CONTENT, ByteBuffer.wrap(new byte[] {1, 2, 3}));
 
     byte[] actual = LogBlockCodec.encodeAvroDataBlock(schema, List.of(entry));
 

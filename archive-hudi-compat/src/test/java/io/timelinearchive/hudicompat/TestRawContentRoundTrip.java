@@ -6,6 +6,7 @@ import io.timelinearchive.archive.ArchiveResult;
 import io.timelinearchive.archive.read.ArchivedTimeline;
 import io.timelinearchive.format.ArchivedInstant;
 import io.timelinearchive.format.EntryFields;
+import io.timelinearchive.format.RawContent;
 import io.timelinearchive.hudicompat.HudiView.Id;
 import io.timelinearchive.hudicompat.HudiView.ScannedBlock;
 import io.timelinearchive.timeline.Action;
@@ -80,9 +81,8 @@ class TestRawContentRoundTrip {
       Map<String, byte[]> fromHudi = new TreeMap<>();
       for (ScannedBlock block : HudiView.scan(hudi.metaClient(), null)) {
         for (GenericRecord record : block.records()) {
-          ByteBuffer raw = (ByteBuffer) record.get(EntryFields.RAW_CONTENT);
-          byte[] bytes = new byte[raw.remaining()];
-          raw.duplicate().get(bytes);
+          byte[] bytes =
+              RawContent.inflate((ByteBuffer) record.get(EntryFields.DEFLATED_CONTENT));
           fromHudi.put(fileName(Id.of(record)), bytes);
         }
       }
