@@ -12,8 +12,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.IndexedRecord;
@@ -35,7 +38,7 @@ public final class LogBlockCodec {
     requireNonNull(schema, "schema is null");
     requireNonNull(records, "records is null");
     try {
-      byte[] header = headerWithSchema(schema.toString());
+      byte[] header = header(schema);
       byte[] content = content(schema, records);
       byte[] footer = new byte[4];
       long blockSize = 4 + 4 + header.length + 8 + (long) content.length + footer.length + 8;
@@ -58,16 +61,30 @@ public final class LogBlockCodec {
     }
   }
 
-  private static byte[] headerWithSchema(String schemaJson) throws IOException {
-    byte[] value = schemaJson.getBytes(StandardCharsets.UTF_8);
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(12 + value.length);
-    DataOutputStream out = new DataOutputStream(bytes);
-    out.writeInt(1);
-    out.writeInt(HEADER_SCHEMA);
-    out.writeInt(value.length);
-    out.write(value);
-    out.flush();
-    return bytes.toByteArray();
+  /**
+   * Block headers by writer schema instance: writing a schema's JSON costs as much as encoding the
+   * block's records, and a run's blocks share a handful of schema instances ({@link
+   * ArchiveSchemas}, {@link EntrySchemas}). Read-only once made; bounded like those caches.
+   */
+  private static final Map<Schema, byte[]> HEADERS = new IdentityHashMap<>();
+
+  private static byte[] header(Schema schema) {
+    synchronized (HEADERS) {
+      if (HEADERS.size() >= 256) {
+        HEADERS.clear();
+      }
+      return HEADERS.computeIfAbsent(schema, LogBlockCodec::headerWithSchema);
+    }
+  }
+
+  private static byte[] headerWithSchema(Schema schema) {
+    byte[] value = schema.toString().getBytes(StandardCharsets.UTF_8);
+    return ByteBuffer.allocate(12 + value.length)
+        .putInt(1)
+        .putInt(HEADER_SCHEMA)
+        .putInt(value.length)
+        .put(value)
+        .array();
   }
 
   private static byte[] content(Schema schema, List<? extends IndexedRecord> records)

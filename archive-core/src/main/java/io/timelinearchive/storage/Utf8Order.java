@@ -18,6 +18,23 @@ public final class Utf8Order {
    * Negative, zero or positive as {@code a}'s UTF-8 bytes sort before, with or after {@code b}'s.
    */
   public static int compare(String a, String b) {
+    int common = Math.min(a.length(), b.length());
+    int k = 0;
+    while (k < common && a.charAt(k) == b.charAt(k)) {
+      k++;
+    }
+    if (k == common) {
+      return Integer.compare(a.length(), b.length());
+    }
+    char ca = a.charAt(k);
+    char cb = b.charAt(k);
+    if (Character.isSurrogate(ca) || Character.isSurrogate(cb)) {
+      return byCodePoints(a, b); // rare: names beyond U+FFFF
+    }
+    return Integer.compare(ca, cb);
+  }
+
+  private static int byCodePoints(String a, String b) {
     int i = 0;
     int j = 0;
     while (i < a.length() && j < b.length()) {

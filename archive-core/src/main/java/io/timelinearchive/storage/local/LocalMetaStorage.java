@@ -78,7 +78,7 @@ final class LocalMetaStorage implements MetaStorage {
   @Override
   public FileIterator list(StorageLocation folder) throws IOException {
     Path dir = path(folder);
-    List<FileEntry> entries = new ArrayList<>();
+    List<Named> entries = new ArrayList<>();
     try (DirectoryStream<Path> children = Files.newDirectoryStream(dir)) {
       for (Path child : children) {
         BasicFileAttributes attributes;
@@ -88,19 +88,26 @@ final class LocalMetaStorage implements MetaStorage {
           continue; // deleted since the folder was read
         }
         if (attributes.isRegularFile()) {
+          String name = child.getFileName().toString();
           entries.add(
-              new FileEntry(
-                  folder.resolve(child.getFileName().toString()),
-                  attributes.size(),
-                  attributes.lastModifiedTime().toInstant()));
+              new Named(
+                  name,
+                  new FileEntry(
+                      folder.resolve(name),
+                      attributes.size(),
+                      attributes.lastModifiedTime().toInstant())));
         }
       }
     } catch (NoSuchFileException | NotDirectoryException e) {
       return FileIterator.of(List.of()); // as on an object store: no such folder, no files
     }
-    entries.sort(Comparator.comparing(FileEntry::name, Utf8Order.COMPARATOR));
-    return FileIterator.of(entries);
+    entries.sort(Comparator.comparing(Named::name, Utf8Order.COMPARATOR));
+    return FileIterator.of(entries.stream().map(Named::entry).toList());
   }
+
+  // Sorted by the name read from the folder: deriving it from each entry's location per comparison
+  // was a tenth of listing a large timeline.
+  private record Named(String name, FileEntry entry) {}
 
   @Override
   public byte[] read(StorageLocation file) throws IOException {
