@@ -89,23 +89,20 @@ final class LogBlockParser {
       throw new CorruptArchiveException(
           location, contentOffset, "unsupported data block version " + dataVersion);
     }
-    int count = -1;
-    if (dataVersion >= 2) {
-      need(content, 4, contentOffset, "record count");
-      count = content.getInt();
-      if (count < 0 || count > content.remaining() / 4) {
-        throw new CorruptArchiveException(
-            location,
-            contentOffset + 4,
-            "record count " + count + " does not fit in " + content.remaining() + " bytes");
-      }
+    // Every version carries the record count: Hudi 0.5.3 writes version 1 with it, 0.15 version 3,
+    // and both read it whatever the version (HoodieAvroDataBlockVersion.hasRecordCount()).
+    need(content, 4, contentOffset, "record count");
+    int count = content.getInt();
+    if (count < 0 || count > content.remaining() / 4) {
+      throw new CorruptArchiveException(
+          location,
+          contentOffset + 4,
+          "record count " + count + " does not fit in " + content.remaining() + " bytes");
     }
-    // Version 1 blocks carry no count: records run to the end of the content.
-    int capacity = count >= 0 ? count : content.remaining() / 4;
-    int[] starts = new int[capacity];
-    int[] lengths = new int[capacity];
+    int[] starts = new int[count];
+    int[] lengths = new int[count];
     int n = 0;
-    while (count >= 0 ? n < count : content.hasRemaining()) {
+    while (n < count) {
       need(content, 4, contentOffset, "length of record " + n);
       int recordLength = content.getInt();
       if (recordLength < 0 || recordLength > content.remaining()) {

@@ -126,11 +126,18 @@ public record HoodieTable(StorageLocation base, Map<String, String> properties) 
     return base.resolve(META_FOLDER);
   }
 
-  /** The archive folder, {@code .hoodie/archived} unless {@code hoodie.archivelog.folder} says. */
+  /**
+   * The archive folder: {@code .hoodie/<hoodie.archivelog.folder>}; {@code .hoodie/archived} when
+   * the key is absent (Hudi 0.15's default); {@code .hoodie/} itself when the key is there but
+   * empty, as Hudi 0.5.x writes it into every table it creates ({@code hoodie.archivelog.folder=})
+   * and as Hudi 0.5 and 0.15 both read it: their archive files then sit beside the instant files.
+   */
   public StorageLocation archiveFolder() {
-    String folder = properties.getOrDefault(ARCHIVE_FOLDER_KEY, "");
-    if (folder.isBlank()) {
+    String folder = properties.get(ARCHIVE_FOLDER_KEY);
+    if (folder == null) {
       folder = DEFAULT_ARCHIVE_FOLDER;
+    } else if (folder.isBlank()) {
+      return metaFolder();
     }
     try {
       return metaFolder().resolve(folder);

@@ -9,10 +9,14 @@ import io.timelinearchive.select.ArchivalPlan;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;
+import io.timelinearchive.timeline.HoodieTable;
 import java.io.IOException;
 import java.util.Map;
 
-/** Our archiver and reader on a table given by URI ({@code file:///…} or {@code hdfs://…}). */
+/**
+ * Our archiver and reader on a table given by URI, its archive where the table says ({@code
+ * file:///…} or {@code hdfs://…}).
+ */
 final class Ours {
   private Ours() {}
 
@@ -32,7 +36,7 @@ final class Ours {
     StorageLocation base = StorageLocation.of(tableUri);
     try (MetaStorage storage = MetaStorages.open(base, config)) {
       return ArchivedTimeline.load(
-          storage, base.resolve(".hoodie").resolve("archived"), ArchiveReadOptions.all());
+          storage, HoodieTable.load(storage, base).archiveFolder(), ArchiveReadOptions.all());
     }
   }
 
@@ -53,7 +57,8 @@ final class Ours {
     StorageLocation base = StorageLocation.of(tableUri);
     try (MetaStorage storage = MetaStorages.open(base, config)) {
       StorageLocation meta = base.resolve(".hoodie");
-      return new InvariantChecker(before).check(storage, meta, meta.resolve("archived"));
+      return new InvariantChecker(before)
+          .check(storage, meta, HoodieTable.load(storage, base).archiveFolder());
     }
   }
 }
