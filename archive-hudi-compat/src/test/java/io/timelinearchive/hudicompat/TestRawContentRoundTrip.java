@@ -81,8 +81,7 @@ class TestRawContentRoundTrip {
       Map<String, byte[]> fromHudi = new TreeMap<>();
       for (ScannedBlock block : HudiView.scan(hudi.metaClient(), null)) {
         for (GenericRecord record : block.records()) {
-          byte[] bytes =
-              RawContent.inflate((ByteBuffer) record.get(EntryFields.DEFLATED_CONTENT));
+          byte[] bytes = RawContent.inflate((ByteBuffer) record.get(EntryFields.DEFLATED_CONTENT));
           fromHudi.put(fileName(Id.of(record)), bytes);
         }
       }
