@@ -95,28 +95,26 @@ public final class ArchiveBlockEncoder {
 
   private static byte[] encodeBlock(Schema writer, List<ArchiveEntry> entries) {
     List<GenericRecord> records = new ArrayList<>(entries.size());
-    for (ArchiveEntry entry : entries) {
-      records.add(shaped(entry.record(), writer));
+    try (RawContent.BlockDeflater deflater = new RawContent.BlockDeflater()) {
+      for (ArchiveEntry entry : entries) {
+        GenericRecord record = shaped(entry.record(), writer);
+        record.put(
+            EntryFields.DEFLATED_CONTENT,
+            entry.rawContent().map(c -> deflater.deflate(entry.instant(), c)).orElse(null));
+        records.add(record);
+      }
     }
     return LogBlockCodec.encodeAvroDataBlock(writer, records);
   }
 
   /**
-   * The record with the writer's field layout. Entries read back from archives written by Hudi have
-   * 16 fields, not our 17; their values are copied by name.
+   * A copy of the record with the writer's field layout, values copied by name (entries read back
+   * from archives written by Hudi have 16 fields, not our 17): the entry's own record is left as it
+   * was, since its content field depends on the block it lands in.
    */
   private static GenericRecord shaped(GenericRecord record, Schema writer) {
-    List<Schema.Field> have = record.getSchema().getFields();
-    List<Schema.Field> want = writer.getFields();
-    boolean sameLayout = have.size() == want.size();
-    for (int i = 0; sameLayout && i < want.size(); i++) {
-      sameLayout = have.get(i).name().equals(want.get(i).name());
-    }
-    if (sameLayout) {
-      return record;
-    }
     GenericRecord copy = new GenericData.Record(writer);
-    for (Schema.Field field : want) {
+    for (Schema.Field field : writer.getFields()) {
       copy.put(field.pos(), EntryFields.get(record, field.name()));
     }
     return copy;

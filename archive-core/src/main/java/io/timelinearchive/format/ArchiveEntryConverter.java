@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
@@ -18,8 +19,9 @@ import org.apache.avro.generic.GenericRecord;
 /**
  * Turns one instant state file into an archive entry, following Hudi 0.15's archiver
  * (docs/HUDI-FORMAT.md §5): the common fields, the details by action and state, and always the
- * file's bytes in {@link EntryFields#DEFLATED_CONTENT}. Records from Avro instant files are kept as
- * read, under the schema embedded in the file. Thread-safe.
+ * file's bytes (compressed into {@link EntryFields#DEFLATED_CONTENT} as the block is written).
+ * Records from Avro instant files are kept as read, under the schema embedded in the file.
+ * Thread-safe.
  */
 public final class ArchiveEntryConverter {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -91,8 +93,7 @@ public final class ArchiveEntryConverter {
     if (detail != null) {
       entry.put(detail.fieldName(), details);
     }
-    entry.put(EntryFields.DEFLATED_CONTENT, RawContent.deflate(content));
-    return new ArchiveEntry(instant, entry);
+    return new ArchiveEntry(instant, entry, Optional.of(content.clone()));
   }
 
   /** Which detail field the file fills, or null for none (see the table in §5). */

@@ -53,32 +53,59 @@ public final class ArchiveEntryDecoder {
     GenericDatumReader<GenericRecord> metadata =
         metadataReaders.computeIfAbsent(
             block.schema(), s -> block.datumReader(ArchiveSchemas.ENTRY_METADATA));
-    GenericDatumReader<GenericRecord> whole =
-        details ? wholeReaders.computeIfAbsent(block.schema(), s -> block.datumReader(null)) : null;
-    for (int i = 0; i < block.recordCount(); i++) {
-      // With a range, the cheap projection first: the whole entry only when it is wanted.
-      GenericRecord record = block.record(i, whole == null || times.isPresent() ? metadata : whole);
-      TimelineInstant instant = instantOf(block, i, record);
-      if (times.isPresent() && !times.get().test(instant.time())) {
-        continue;
-      }
-      if (whole != null && times.isPresent()) {
-        record = block.record(i, whole);
-      }
-      Optional<String> transition =
-          Optional.ofNullable(EntryFields.get(record, EntryFields.STATE_TRANSITION_TIME))
-              .map(Object::toString);
-      Optional<GenericRecord> entry = whole == null ? Optional.empty() : Optional.of(record);
-      Optional<ByteBuffer> raw = Optional.empty();
-      if (whole != null) {
-        try {
-          raw = RawContent.of(record).map(ByteBuffer::wrap);
-        } catch (DataFormatException e) {
-          throw badEntry(block, i, "has damaged raw content: " + e.getMessage());
+    if (!details) {
+      for (int i = 0; i < block.recordCount(); i++) {
+        GenericRecord record = block.record(i, metadata);
+        TimelineInstant instant = instantOf(block, i, record);
+        if (times.isEmpty() || times.get().test(instant.time())) {
+          found.accept(
+              new ArchivedInstant(
+                  instant, transitionOf(record), Optional.empty(), Optional.empty()));
         }
       }
-      found.accept(new ArchivedInstant(instant, transition, entry, raw));
+      return;
     }
+    GenericDatumReader<GenericRecord> whole =
+        wholeReaders.computeIfAbsent(block.schema(), s -> block.datumReader(null));
+    // An entry's raw bytes are compressed against the previous entry of its kind in the block, so
+    // every entry up to the last wanted one is inflated, in order.
+    int through = block.recordCount() - 1;
+    if (times.isPresent()) {
+      through = -1;
+      for (int i = 0; i < block.recordCount(); i++) {
+        if (times.get().test(instantOf(block, i, block.record(i, metadata)).time())) {
+          through = i;
+        }
+      }
+    }
+    RawContent.BlockInflater inflater = new RawContent.BlockInflater();
+    for (int i = 0; i <= through; i++) {
+      GenericRecord record = block.record(i, whole);
+      TimelineInstant instant = instantOf(block, i, record);
+      Optional<ByteBuffer> raw;
+      try {
+        raw = rawContentOf(instant, record, inflater).map(ByteBuffer::wrap);
+      } catch (DataFormatException e) {
+        throw badEntry(block, i, "has damaged raw content: " + e.getMessage());
+      }
+      if (times.isEmpty() || times.get().test(instant.time())) {
+        found.accept(new ArchivedInstant(instant, transitionOf(record), Optional.of(record), raw));
+      }
+    }
+  }
+
+  private static Optional<byte[]> rawContentOf(
+      TimelineInstant instant, GenericRecord record, RawContent.BlockInflater inflater)
+      throws DataFormatException {
+    if (EntryFields.get(record, EntryFields.DEFLATED_CONTENT) instanceof ByteBuffer deflated) {
+      return Optional.of(inflater.inflate(instant, deflated));
+    }
+    return RawContent.uncompressed(record);
+  }
+
+  private static Optional<String> transitionOf(GenericRecord record) {
+    return Optional.ofNullable(EntryFields.get(record, EntryFields.STATE_TRANSITION_TIME))
+        .map(Object::toString);
   }
 
   private static TimelineInstant instantOf(LogBlock block, int index, GenericRecord record)

@@ -231,11 +231,17 @@ public final class InvariantChecker {
         in.readInt(); // data block version
         int n = in.readInt();
         GenericDatumReader<GenericRecord> reader = new GenericDatumReader<>(schema);
+        // Each compressed content's dictionary is the previous content of its kind in the block.
+        java.util.Map<String, byte[]> previousOfKind = new java.util.HashMap<>();
         for (int i = 0; i < n; i++) {
           byte[] record = new byte[in.readInt()];
           in.readFully(record);
           GenericRecord r = reader.read(null, DecoderFactory.get().binaryDecoder(record, null));
-          byte[] rawBytes = rawBytes(r);
+          String kind = r.get("actionType") + "/" + r.get("actionState");
+          byte[] rawBytes = rawBytes(r, previousOfKind.get(kind));
+          if (rawBytes != null) {
+            previousOfKind.put(kind, rawBytes);
+          }
           records.add(
               new Archived(
                   String.valueOf(r.get("commitTime")),
@@ -250,10 +256,10 @@ public final class InvariantChecker {
 
   /**
    * The instant file's bytes an entry carries: zlib-compressed in {@code
-   * timelineArchiveDeflatedContent}, or as they were in {@code timelineArchiveRawContent} (older
-   * archives); null for entries without them.
+   * timelineArchiveDeflatedContent} against {@code dictionary} if the stream asks for one, or as
+   * they were in {@code timelineArchiveRawContent} (older archives); null for entries without them.
    */
-  private static byte[] rawBytes(GenericRecord r) throws IOException {
+  private static byte[] rawBytes(GenericRecord r, byte[] dictionary) throws IOException {
     if (field(r, "timelineArchiveDeflatedContent") instanceof ByteBuffer deflated) {
       java.util.zip.Inflater inflater = new java.util.zip.Inflater();
       try {
@@ -262,6 +268,14 @@ public final class InvariantChecker {
         byte[] chunk = new byte[8192];
         while (!inflater.finished()) {
           int n = inflater.inflate(chunk);
+          if (n == 0 && inflater.needsDictionary()) {
+            if (dictionary == null) {
+              throw new IOException("compressed content needs a dictionary and has none");
+            }
+            inflater.setDictionary(dictionary);
+            dictionary = null;
+            continue;
+          }
           if (n == 0 && !inflater.finished() && inflater.needsInput()) {
             throw new IOException("truncated compressed content");
           }

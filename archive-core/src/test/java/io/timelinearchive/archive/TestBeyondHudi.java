@@ -11,7 +11,6 @@ import io.timelinearchive.archive.restore.TimelineRestorer;
 import io.timelinearchive.format.ArchiveBlockEncoder;
 import io.timelinearchive.format.ArchiveEntry;
 import io.timelinearchive.format.ArchiveEntryConverter;
-import io.timelinearchive.format.EntryFields;
 import io.timelinearchive.sample.SampleTable;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
@@ -99,10 +98,10 @@ class TestBeyondHudi {
               .min(TimelineInstant.ORDER)
               .orElseThrow();
       StorageLocation file = meta.resolve(first.fileName());
-      ArchiveEntry entry =
+      ArchiveEntry converted =
           ArchiveEntryConverter.create()
               .convert(first, java.time.Instant.EPOCH, storage.read(file));
-      entry.record().put(EntryFields.DEFLATED_CONTENT, null);
+      ArchiveEntry entry = new ArchiveEntry(converted.instant(), converted.record());
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       ArchiveBlockEncoder.encode(List.of(entry)).forEach(out::writeBytes);
       storage.createExclusive(

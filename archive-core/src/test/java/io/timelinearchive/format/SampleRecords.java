@@ -212,6 +212,17 @@ public final class SampleRecords {
   }
 
   /**
+   * An entry record as {@link #plain} values without its compressed instant-file bytes, which the
+   * encoder adds to the records it writes: their restoration is checked by inflating them.
+   */
+  public static Object plainEntry(GenericRecord entry) {
+    @SuppressWarnings("unchecked")
+    Map<String, Object> fields = (Map<String, Object>) plain(entry);
+    fields.remove(EntryFields.DEFLATED_CONTENT);
+    return fields;
+  }
+
+  /**
    * A record and its nested values as plain Java values (field maps, sorted maps, lists, strings,
    * byte lists), so that records compare equal whatever their map classes and string types.
    */

@@ -1,6 +1,7 @@
 package io.timelinearchive.format;
 
 import static io.timelinearchive.format.SampleRecords.plain;
+import static io.timelinearchive.format.SampleRecords.plainEntry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -133,7 +134,7 @@ class TestArchiveBlockEncoder {
   }
 
   @Test
-  void entriesWithTheDefaultSchemasShareOneBlockUnderHudisSchema() throws IOException {
+  void entriesWithTheDefaultSchemasShareOneBlockUnderHudisSchema() throws Exception {
     List<ArchiveEntry> entries = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
       String time = "2024030110000000" + i;
@@ -144,8 +145,13 @@ class TestArchiveBlockEncoder {
     assertThat(blocks.get(0).schema()).isEqualTo(ArchiveSchemas.ARCHIVED_META_ENTRY);
     assertThat(blocks.get(0).schema().toString())
         .isEqualTo(ArchiveSchemas.ARCHIVED_META_ENTRY.toString());
+    RawContent.BlockInflater inflater = new RawContent.BlockInflater();
     for (int i = 0; i < entries.size(); i++) {
-      assertThat(plain(blocks.get(0).records().get(i))).isEqualTo(plain(entries.get(i).record()));
+      GenericRecord written = blocks.get(0).records().get(i);
+      assertThat(plainEntry(written)).isEqualTo(plainEntry(entries.get(i).record()));
+      java.nio.ByteBuffer content = (java.nio.ByteBuffer) written.get(EntryFields.DEFLATED_CONTENT);
+      assertThat(inflater.inflate(entries.get(i).instant(), content))
+          .isEqualTo(entries.get(i).rawContent().orElseThrow());
     }
   }
 
@@ -171,8 +177,8 @@ class TestArchiveBlockEncoder {
     assertThat(blocks.get(2).schema()).isEqualTo(ArchiveSchemas.ARCHIVED_META_ENTRY);
 
     List<Object> back =
-        blocks.stream().flatMap(b -> b.records().stream()).map(SampleRecords::plain).toList();
-    assertThat(back).isEqualTo(entries.stream().map(e -> plain(e.record())).toList());
+        blocks.stream().flatMap(b -> b.records().stream()).map(SampleRecords::plainEntry).toList();
+    assertThat(back).isEqualTo(entries.stream().map(e -> plainEntry(e.record())).toList());
   }
 
   @Test
@@ -187,7 +193,8 @@ class TestArchiveBlockEncoder {
     List<Block> blocks =
         blocks(ArchiveBlockEncoder.encode(List.of(legacyCleanEntry, legacySavepoint)));
     assertThat(blocks).hasSize(2);
-    assertThat(plain(blocks.get(1).records().get(0))).isEqualTo(plain(legacySavepoint.record()));
+    assertThat(plainEntry(blocks.get(1).records().get(0)))
+        .isEqualTo(plainEntry(legacySavepoint.record()));
   }
 
   @Test
@@ -260,11 +267,11 @@ class TestArchiveBlockEncoder {
     List<Object> back = new ArrayList<>();
     for (var block = reader.next(); block.isPresent(); block = reader.next()) {
       assertThat(block.get().recordCount()).isLessThanOrEqualTo(batchSize);
-      block.get().records(null).forEach(r -> back.add(plain(r)));
+      block.get().records(null).forEach(r -> back.add(plainEntry(r)));
     }
     assertThat(reader.truncatedTail()).isFalse();
     assertThat(reader.validLength()).isEqualTo(file.length);
-    assertThat(back).isEqualTo(entries.stream().map(e -> plain(e.record())).toList());
+    assertThat(back).isEqualTo(entries.stream().map(e -> plainEntry(e.record())).toList());
   }
 
   @Provide

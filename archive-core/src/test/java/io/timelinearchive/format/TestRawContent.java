@@ -30,30 +30,146 @@ class TestRawContent {
   private static final TimelineInstant COMMIT =
       new TimelineInstant("20260101000000000", Action.COMMIT, State.COMPLETED);
 
+  private static final TimelineInstant NEXT_COMMIT =
+      new TimelineInstant("20260101000000001", Action.COMMIT, State.COMPLETED);
+  private static final TimelineInstant CLEAN =
+      new TimelineInstant("20260101000000001", Action.CLEAN, State.COMPLETED);
+
   @Test
   void compressesAndRestoresByteForByte() throws Exception {
     Random random = new Random(1);
     for (int size : new int[] {0, 1, 100, 70_000}) {
       byte[] content = new byte[size];
       random.nextBytes(content);
-      assertThat(RawContent.inflate(RawContent.deflate(content))).isEqualTo(content);
+      try (RawContent.BlockDeflater deflater = new RawContent.BlockDeflater()) {
+        ByteBuffer deflated = deflater.deflate(COMMIT, content);
+        assertThat(new RawContent.BlockInflater().inflate(COMMIT, deflated)).isEqualTo(content);
+      }
     }
-    byte[] json = "{\"partitionToWriteStats\": {}, ".repeat(500).getBytes(UTF_8);
-    assertThat(RawContent.deflate(json).remaining()).isLessThan(json.length / 20);
   }
 
   @Test
-  void damagedOrCutContentFails() {
-    ByteBuffer deflated = RawContent.deflate("{\"a\": 1}".repeat(50).getBytes(UTF_8));
+  void anEntryIsCompressedAgainstThePreviousOfItsKindInTheBlock() throws Exception {
+    byte[] first = commitJson("20260101000000000", 2);
+    byte[] second = commitJson("20260101000000001", 2);
+    byte[] clean = "{\"totalFilesDeleted\": 3}".repeat(20).getBytes(UTF_8);
+    ByteBuffer alone;
+    try (RawContent.BlockDeflater deflater = new RawContent.BlockDeflater()) {
+      alone = deflater.deflate(NEXT_COMMIT, second);
+    }
+    List<ByteBuffer> block = new ArrayList<>();
+    try (RawContent.BlockDeflater deflater = new RawContent.BlockDeflater()) {
+      block.add(deflater.deflate(COMMIT, first));
+      block.add(deflater.deflate(CLEAN, clean));
+      block.add(deflater.deflate(NEXT_COMMIT, second));
+    }
+
+    // under a fifth of its size alone: the two commits share their schema and differ in times
+    assertThat(block.get(2).remaining()).isLessThan(alone.remaining() / 5);
+    RawContent.BlockInflater inflater = new RawContent.BlockInflater();
+    assertThat(inflater.inflate(COMMIT, block.get(0))).isEqualTo(first);
+    assertThat(inflater.inflate(CLEAN, block.get(1))).isEqualTo(clean);
+    assertThat(inflater.inflate(NEXT_COMMIT, block.get(2))).isEqualTo(second);
+  }
+
+  @Test
+  void anEntryWithoutThePreviousOfItsKindFailsInsteadOfRestoringWrongBytes() throws Exception {
+    byte[] first = commitJson("20260101000000000", 2);
+    byte[] second = commitJson("20260101000000001", 2);
+    ByteBuffer dependent;
+    try (RawContent.BlockDeflater deflater = new RawContent.BlockDeflater()) {
+      deflater.deflate(COMMIT, first);
+      dependent = deflater.deflate(NEXT_COMMIT, second);
+    }
+
+    assertThatThrownBy(() -> new RawContent.BlockInflater().inflate(NEXT_COMMIT, dependent))
+        .isInstanceOf(DataFormatException.class)
+        .hasMessageContaining("needs the previous entry of its kind");
+    RawContent.BlockInflater other = new RawContent.BlockInflater();
+    other.skip(COMMIT, commitJson("20250101000000000", 40));
+    assertThatThrownBy(() -> other.inflate(NEXT_COMMIT, dependent))
+        .isInstanceOf(DataFormatException.class)
+        .hasMessageContaining("not compressed against the previous entry of its kind");
+  }
+
+  @Test
+  void damagedOrCutContentFails() throws Exception {
+    ByteBuffer deflated;
+    try (RawContent.BlockDeflater deflater = new RawContent.BlockDeflater()) {
+      deflated = deflater.deflate(COMMIT, "{\"a\": 1}".repeat(50).getBytes(UTF_8));
+    }
     byte[] cut = new byte[deflated.remaining() - 3];
     deflated.duplicate().get(cut);
-    assertThatThrownBy(() -> RawContent.inflate(ByteBuffer.wrap(cut)))
+    assertThatThrownBy(() -> new RawContent.BlockInflater().inflate(COMMIT, ByteBuffer.wrap(cut)))
         .isInstanceOf(DataFormatException.class);
     byte[] damaged = new byte[deflated.remaining()];
     deflated.duplicate().get(damaged);
     damaged[damaged.length - 2] ^= 0x55;
-    assertThatThrownBy(() -> RawContent.inflate(ByteBuffer.wrap(damaged)))
+    assertThatThrownBy(
+            () -> new RawContent.BlockInflater().inflate(COMMIT, ByteBuffer.wrap(damaged)))
         .isInstanceOf(DataFormatException.class);
+  }
+
+  @Test
+  void aRangeRestoresEntriesWhosePredecessorsItLeavesOut() throws Exception {
+    StorageLocation folder = StorageLocation.of("memory://raw-range/t/.hoodie/archived");
+    List<ArchiveEntry> entries = new ArrayList<>();
+    List<byte[]> contents = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      String time = "2026010100000000" + i;
+      byte[] content = commitJson(time, 20);
+      contents.add(content);
+      entries.add(
+          ArchiveEntryConverter.create()
+              .convert(
+                  new TimelineInstant(time, Action.COMMIT, State.COMPLETED),
+                  Instant.EPOCH,
+                  content));
+    }
+    try (MetaStorage storage = MetaStorages.open(folder, Map.of())) {
+      List<byte[]> blocks = ArchiveBlockEncoder.encode(entries);
+      assertThat(blocks).hasSize(1);
+      storage.createExclusive(folder.resolve(ArchiveFileName.of(1)), blocks.get(0));
+
+      ArchivedTimeline lastTwo =
+          ArchivedTimeline.load(
+              storage,
+              folder,
+              ArchiveReadOptions.all().between("20260101000000003", "20260101000000004"));
+
+      assertThat(lastTwo.instants())
+          .extracting(a -> a.rawBytes().orElseThrow())
+          .containsExactly(contents.get(3), contents.get(4));
+    } finally {
+      InMemoryMetaStorageFactory.dropVolume("raw-range");
+    }
+  }
+
+  /** A commit file whose table schema, like a real one's, names many columns once each. */
+  private static byte[] commitJson(String time, int files) {
+    Random names = new Random(7);
+    StringBuilder schema = new StringBuilder("{\"type\": \"record\", \"fields\": [");
+    for (int i = 0; i < 100; i++) {
+      schema.append(i == 0 ? "" : ", ").append("{\"name\": \"c");
+      names.ints(8, 'a', 'z' + 1).forEach(c -> schema.append((char) c));
+      schema.append("\", \"type\": \"string\"}");
+    }
+    StringBuilder json = new StringBuilder("{\"extraMetadata\": {\"schema\": \"");
+    json.append(schema.append("]}").toString().replace("\"", "\\\""));
+    json.append("\"}, \"partitionToWriteStats\": {\"p\": [");
+    for (int i = 0; i < files; i++) {
+      json.append(i == 0 ? "" : ", ")
+          .append("{\"fileId\": \"f")
+          .append(i)
+          .append("\", \"path\": \"p/f")
+          .append(i)
+          .append('_')
+          .append(time)
+          .append(".parquet\", \"numWrites\": ")
+          .append(i * 7)
+          .append('}');
+    }
+    return json.append("]}}").toString().getBytes(UTF_8);
   }
 
   @Test

@@ -80,9 +80,12 @@ class TestRawContentRoundTrip {
       // through Hudi's log reader, under the writer schema of each block
       Map<String, byte[]> fromHudi = new TreeMap<>();
       for (ScannedBlock block : HudiView.scan(hudi.metaClient(), null)) {
+        RawContent.BlockInflater inflater = new RawContent.BlockInflater();
         for (GenericRecord record : block.records()) {
-          byte[] bytes = RawContent.inflate((ByteBuffer) record.get(EntryFields.DEFLATED_CONTENT));
-          fromHudi.put(fileName(Id.of(record)), bytes);
+          TimelineInstant instant = instant(Id.of(record));
+          byte[] bytes =
+              inflater.inflate(instant, (ByteBuffer) record.get(EntryFields.DEFLATED_CONTENT));
+          fromHudi.put(instant.fileName(), bytes);
         }
       }
       assertThat(fromHudi).hasSameSizeAs(restored);
@@ -92,9 +95,8 @@ class TestRawContentRoundTrip {
     }
   }
 
-  private static String fileName(Id id) {
+  private static TimelineInstant instant(Id id) {
     return new TimelineInstant(
-            id.time(), Action.fromName(id.action()).orElseThrow(), State.valueOf(id.state()))
-        .fileName();
+        id.time(), Action.fromName(id.action()).orElseThrow(), State.valueOf(id.state()));
   }
 }
