@@ -31,6 +31,7 @@ import picocli.CommandLine.ScopeType;
       PlanCommand.class,
       ShowCommand.class,
       UnarchiveCommand.class,
+      UnlockCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",

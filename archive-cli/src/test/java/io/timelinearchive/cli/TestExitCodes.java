@@ -280,13 +280,43 @@ class TestExitCodes {
                 + lock.getParent().toAbsolutePath()
                 + " is locked by other-host/4242/abcd until "
                 + expiry
-                + "; another archiver is running (or crashed: its lease expires then)");
+                + "; another archiver is running, or crashed: on this host the next run takes"
+                + " over as soon as that process is gone, and one that died on another host is"
+                + " released with `timeline-archive unlock TABLE_URI --owner other-host/4242/abcd`");
     assertThat(Tables.snapshot(table)).isEqualTo(before);
 
     // Reading needs no lock.
     Cli.ok(with(Tables.AGGRESSIVE, "plan", table.toString()));
     Cli.ok(with(Tables.AGGRESSIVE, "archive", "--dry-run", table.toString()));
     Cli.ok("show", "archived", table.toString());
+  }
+
+  @Test
+  void unlockReleasesAHolderThatDiedOnAnotherHostOnceItStoppedRenewing() throws Exception {
+    Tables.write(table, Tables.SMALL);
+    Path folder = Tables.meta(table).resolve("archived");
+    Files.createDirectories(folder);
+    Instant expiry = Instant.now().plus(1, ChronoUnit.HOURS);
+    String holder = "owner=elsewhere/7/abcd\nexpiry=" + expiry + "\nwritten=%s\n";
+    Files.writeString(folder.resolve(".timeline_archive.lock.1"), holder.formatted(Instant.now()));
+
+    Cli.Run wrongOwner = Cli.run("unlock", table.toString(), "--owner", "someone");
+    assertThat(wrongOwner.exitCode()).isEqualTo(4);
+    assertThat(wrongOwner.err()).contains("locked by elsewhere/7/abcd, not by someone");
+    Cli.Run recent = Cli.run("unlock", table.toString(), "--owner", "elsewhere/7/abcd");
+    assertThat(recent.exitCode()).isEqualTo(4);
+    assertThat(recent.err()).contains("within the last minute");
+    assertThat(Cli.run(with(Tables.AGGRESSIVE, "archive", table.toString())).exitCode())
+        .isEqualTo(4);
+
+    Files.writeString(
+        folder.resolve(".timeline_archive.lock.1"),
+        holder.formatted(Instant.now().minus(2, ChronoUnit.MINUTES)));
+    assertThat(Cli.ok("unlock", table.toString(), "--owner", "elsewhere/7/abcd").out())
+        .contains("released the archive lock of elsewhere/7/abcd");
+    assertThat(Cli.ok("unlock", table.toString(), "--owner", "elsewhere/7/abcd").out())
+        .contains("not locked");
+    Cli.ok(with(Tables.AGGRESSIVE, "archive", table.toString()));
   }
 
   @Test

@@ -2,6 +2,8 @@ package io.timelinearchive.archive;
 
 import static java.util.Objects.requireNonNull;
 
+import io.timelinearchive.archive.folder.ArchiveFolder;
+import io.timelinearchive.archive.folder.ArchiveLock;
 import io.timelinearchive.archive.folder.ArchiveLockedException;
 import io.timelinearchive.config.ConfigCheck;
 import io.timelinearchive.config.SettingNamespace;
@@ -168,6 +170,21 @@ public final class TimelineArchiver implements Closeable {
                         + ": archive files whose newest instant is older are deleted (never the"
                         + " newest file)"));
     return rules;
+  }
+
+  /**
+   * Releases the archive lock of {@code owner}, an archiver that died on another host (one that
+   * died on this host is taken over by the next run at once). Refuses an owner that renewed its
+   * lease within the last minute, unless {@code force}.
+   *
+   * @return false if the archive was not locked
+   * @throws ArchiveLockedException if another owner holds the lock, or it was renewed lately
+   */
+  public boolean unlock(String owner, boolean force) throws IOException {
+    requireNonNull(owner, "owner is null");
+    StorageLocation archiveFolder = HoodieTable.load(storage, base).archiveFolder();
+    return ArchiveLock.unlock(
+        storage, ArchiveFolder.list(storage, archiveFolder), owner, force, clock);
   }
 
   /**

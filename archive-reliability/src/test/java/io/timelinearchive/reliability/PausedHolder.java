@@ -95,6 +95,46 @@ final class PausedHolder {
     }
   }
 
+  /**
+   * A holder killed (SIGKILL) while it holds the lock, on the same host as the next run: the next
+   * run takes the lock over at once, with the whole lease still ahead, and finishes the table.
+   *
+   * @return a line saying what the next run did, for the log
+   */
+  static String killed(Path work, Store store, Reference reference, String phase) throws Exception {
+    StorageLocation table = store.newRoot("killed-" + phase.toLowerCase(java.util.Locale.ROOT));
+    StoreTables.upload(reference.pristine(), store, table);
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "archive", table.toString(), "--batch", "2", "--conf", "archive.lock.lease=1h"));
+    args.addAll(store.conf());
+
+    Jar.Started holder = Jar.startPausingBefore(work, phase, args);
+    awaitPause(holder);
+    holder.kill();
+    Jar.Run next = Jar.start(work, args).await();
+    assertThat(next.exitCode()).as("next run: %s", next.err()).isZero();
+    assertThat(StoreTables.violations(new InvariantChecker(reference.original()), store, table))
+        .isEmpty();
+    assertThat(new TreeSet<>(StoreTables.snapshot(store, table).keySet()))
+        .as("active timeline")
+        .isEqualTo(reference.cleanActive());
+    assertThat(StoreTables.archiveFolder(store, table))
+        .as("no lock or journal left behind")
+        .noneMatch(n -> n.startsWith(".timeline_archive"));
+    StoreTables.clear(store, table);
+    return store
+        + " holder killed before "
+        + phase
+        + " under a 1h lease: the next run said \""
+        + next.out()
+            .lines()
+            .filter(l -> l.startsWith("finished an interrupted run") || l.startsWith("archived "))
+            .collect(java.util.stream.Collectors.joining("; "))
+        + "\"";
+  }
+
   private static void awaitPause(Jar.Started holder) throws Exception {
     long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(3);
     while (!holder.errSoFar().contains("paused before ")) {

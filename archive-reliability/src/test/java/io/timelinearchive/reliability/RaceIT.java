@@ -106,4 +106,11 @@ class RaceIT {
         PausedHolder.run(
             work, Store.local(work.resolve("paused")), Reference.small(), phase, "10s"));
   }
+
+  @ParameterizedTest(name = "killed before {0}")
+  @FieldSource("io.timelinearchive.reliability.PausedHolder#PHASES")
+  void aHolderKilledOnThisHostIsTakenOverAtOnce(String phase) throws Exception {
+    System.out.println(
+        PausedHolder.killed(work, Store.local(work.resolve("killed")), Reference.small(), phase));
+  }
 }

@@ -30,10 +30,18 @@ import java.util.regex.Pattern;
  * deletes the older ones, so a paused holder finds its own file gone. Renewal is the same move by
  * the holder itself. A holder checks that its file is still there and its lease has time left
  * before every deletion phase; the margin covers clock skew between archivers.
+ *
+ * <p>A holder that crashed would block every run until its lease ran out, so each lock file also
+ * records the holder's process ({@link HolderProcess}): a newcomer on the same host that finds that
+ * process gone takes over at once, by the same move as on expiry. A holder on another host is
+ * released by an operator with {@link #unlock}.
  */
 public final class ArchiveLock implements AutoCloseable {
   public static final String PREFIX = ".timeline_archive.lock.";
   private static final Pattern NAME = Pattern.compile("^\\.timeline_archive\\.lock\\.(\\d+)$");
+
+  /** A holder that renewed this recently is taken to be alive by {@link #unlock}. */
+  private static final Duration RECENT_RENEWAL = Duration.ofMinutes(1);
 
   private final MetaStorage storage;
   private final StorageLocation folder;
@@ -83,7 +91,7 @@ public final class ArchiveLock implements AutoCloseable {
     List<Long> stale = new ArrayList<>();
     if (highest > 0) {
       Optional<Holder> holder = readHolder(storage, folder.resolve(PREFIX + highest));
-      if (holder.isPresent() && holder.get().expiry().isAfter(clock.instant())) {
+      if (holder.isPresent() && holder.get().isHeld(clock.instant())) {
         throw locked(folder, holder.get());
       }
       for (long g = 1; g <= highest; g++) {
@@ -93,12 +101,12 @@ public final class ArchiveLock implements AutoCloseable {
     long generation = highest + 1;
     Instant expiry = clock.instant().plus(lease);
     StorageLocation file = folder.resolve(PREFIX + generation);
-    byte[] content = new Holder(owner, expiry).encode();
+    byte[] content = Holder.ofThisProcess(owner, clock.instant(), expiry).encode();
     try {
       ExclusiveCreate.create(storage, file, content);
     } catch (FileAlreadyExistsException e) {
       Optional<Holder> winner = readHolder(storage, file);
-      throw locked(folder, winner.orElse(new Holder("unknown", expiry)));
+      throw locked(folder, winner.orElse(Holder.unknown(expiry)));
     }
     ArchiveLock lock = new ArchiveLock(storage, folder, owner, lease, clock, generation, expiry);
     lock.deleteGenerations(stale);
@@ -154,7 +162,7 @@ public final class ArchiveLock implements AutoCloseable {
   private void renew() throws IOException {
     long next = generation + 1;
     Instant newExpiry = clock.instant().plus(lease);
-    byte[] content = new Holder(owner, newExpiry).encode();
+    byte[] content = Holder.ofThisProcess(owner, clock.instant(), newExpiry).encode();
     StorageLocation file = folder.resolve(PREFIX + next);
     try {
       ExclusiveCreate.create(storage, file, content);
@@ -179,6 +187,66 @@ public final class ArchiveLock implements AutoCloseable {
     if (holder.isPresent() && holder.get().owner().equals(owner)) {
       deleteGenerations(List.of(generation));
     }
+  }
+
+  /**
+   * Releases the lock of {@code owner}, whom an operator knows to be dead (on another host: on this
+   * one the next run takes over by itself). Writes the next generation with a lease already over,
+   * so that the holder, were it alive after all, stops at its next check or renewal, and the next
+   * run takes over.
+   *
+   * @param archiveFolder the archive folder, listed just before
+   * @param force release even a lock renewed within the last minute
+   * @return false if the archive is not locked
+   * @throws ArchiveLockedException if another owner holds the lock, or {@code owner} renewed it
+   *     within the last minute and {@code force} is false
+   */
+  public static boolean unlock(
+      MetaStorage storage, ArchiveFolder archiveFolder, String owner, boolean force, Clock clock)
+      throws IOException {
+    StorageLocation folder = archiveFolder.location();
+    long highest = archiveFolder.lockGeneration();
+    Optional<Holder> holder =
+        highest > 0 ? readHolder(storage, folder.resolve(PREFIX + highest)) : Optional.empty();
+    Instant now = clock.instant();
+    if (holder.isEmpty() || !holder.get().isHeld(now)) {
+      return false;
+    }
+    if (!holder.get().owner().equals(owner)) {
+      throw new ArchiveLockedException(
+          "the archive of "
+              + folder
+              + " is locked by "
+              + holder.get().owner()
+              + ", not by "
+              + owner
+              + "; nothing released");
+    }
+    Optional<Instant> written = holder.get().written();
+    if (!force && written.isPresent() && written.get().isAfter(now.minus(RECENT_RENEWAL))) {
+      throw new ArchiveLockedException(
+          owner
+              + " renewed its lock on "
+              + folder
+              + " at "
+              + written.get()
+              + ", within the last minute: it looks alive; nothing released (force to release"
+              + " anyway)");
+    }
+    StorageLocation file = folder.resolve(PREFIX + (highest + 1));
+    try {
+      ExclusiveCreate.create(
+          storage, file, Holder.ofThisProcess("released by an operator", now, now).encode());
+    } catch (FileAlreadyExistsException e) {
+      throw new ArchiveLockedException(
+          "the lock on " + folder + " changed hands while releasing it; nothing released");
+    }
+    List<Long> older = new ArrayList<>();
+    for (long g = 1; g <= highest; g++) {
+      older.add(g);
+    }
+    storage.deleteAll(older.stream().map(g -> folder.resolve(PREFIX + g)).toList());
+    return true;
   }
 
   private void deleteGenerations(List<Long> generations) throws IOException {
@@ -208,12 +276,49 @@ public final class ArchiveLock implements AutoCloseable {
             + holder.owner()
             + " until "
             + holder.expiry()
-            + "; another archiver is running (or crashed: its lease expires then)");
+            + "; another archiver is running, or crashed: on this host the next run takes over as"
+            + " soon as that process is gone, and one that died on another host is released with"
+            + " `timeline-archive unlock TABLE_URI --owner "
+            + holder.owner()
+            + "`");
   }
 
-  record Holder(String owner, Instant expiry) {
+  /**
+   * A lock file's content.
+   *
+   * @param written when it was written, if the file says (older ones do not)
+   * @param process the holder's process, if the file says
+   */
+  record Holder(
+      String owner, Instant expiry, Optional<Instant> written, Optional<HolderProcess> process) {
+    static Holder ofThisProcess(String owner, Instant written, Instant expiry) {
+      return new Holder(
+          owner, expiry, Optional.of(written), Optional.of(HolderProcess.ofThisProcess()));
+    }
+
+    static Holder unknown(Instant expiry) {
+      return new Holder("unknown", expiry, Optional.empty(), Optional.empty());
+    }
+
+    /** Held: its lease has time left and its process is not known to be gone. */
+    boolean isHeld(Instant now) {
+      return expiry.isAfter(now) && !process.map(HolderProcess::isGone).orElse(false);
+    }
+
     byte[] encode() {
-      return ("owner=" + owner + "\nexpiry=" + expiry + "\n").getBytes(UTF_8);
+      StringBuilder text = new StringBuilder();
+      text.append("owner=").append(owner).append("\nexpiry=").append(expiry).append('\n');
+      written.ifPresent(w -> text.append("written=").append(w).append('\n'));
+      process.ifPresent(
+          p ->
+              text.append("host=")
+                  .append(p.host())
+                  .append("\npid=")
+                  .append(p.pid())
+                  .append("\nstarted=")
+                  .append(p.started())
+                  .append('\n'));
+      return text.toString().getBytes(UTF_8);
     }
 
     static Holder decode(byte[] bytes, StorageLocation file) {
@@ -229,8 +334,18 @@ public final class ArchiveLock implements AutoCloseable {
         return unreadable(file);
       }
       try {
-        return new Holder(owner, Instant.parse(expiry));
-      } catch (java.time.format.DateTimeParseException e) {
+        Optional<Instant> written =
+            Optional.ofNullable(p.getProperty("written")).map(Instant::parse);
+        Optional<HolderProcess> process = Optional.empty();
+        String host = p.getProperty("host");
+        String pid = p.getProperty("pid");
+        String started = p.getProperty("started");
+        if (host != null && pid != null && started != null) {
+          process =
+              Optional.of(new HolderProcess(host, Long.parseLong(pid), Instant.parse(started)));
+        }
+        return new Holder(owner, Instant.parse(expiry), written, process);
+      } catch (java.time.format.DateTimeParseException | NumberFormatException e) {
         return unreadable(file);
       }
     }
@@ -242,7 +357,9 @@ public final class ArchiveLock implements AutoCloseable {
     private static Holder unreadable(StorageLocation file) {
       return new Holder(
           "an unreadable lock file " + file + " (remove it if no archiver is running)",
-          Instant.MAX);
+          Instant.MAX,
+          Optional.empty(),
+          Optional.empty());
     }
   }
 }
