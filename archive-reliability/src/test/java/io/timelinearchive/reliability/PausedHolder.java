@@ -66,26 +66,14 @@ final class PausedHolder {
       assertThat(files(store, table))
           .as("what the resumed holder left: nothing changed after the successor")
           .isEqualTo(beforeResume);
-      assertThat(StoreTables.violations(new InvariantChecker(reference.original()), store, table))
-          .isEmpty();
-      assertThat(new TreeSet<>(StoreTables.snapshot(store, table).keySet()))
-          .as("active timeline")
-          .isEqualTo(reference.cleanActive());
-      assertThat(StoreTables.archiveFolder(store, table))
-          .as("no lock or journal left behind")
-          .noneMatch(n -> n.startsWith(".timeline_archive"));
-      StoreTables.clear(store, table);
+      assertEndsAsOneRun(store, table, reference);
       return String.format(
           "%s holder paused before %s past its %s lease: successor said \"%s\"; resumed holder"
               + " exit %d: %s",
           store,
           phase,
           lease,
-          successor
-              .out()
-              .lines()
-              .filter(l -> l.startsWith("finished an interrupted run") || l.startsWith("archived "))
-              .collect(java.util.stream.Collectors.joining("; ")),
+          said(successor),
           resumed.exitCode(),
           resumed.errors().strip().replace("\n", " / "));
     } finally {
@@ -115,6 +103,18 @@ final class PausedHolder {
     holder.kill();
     Jar.Run next = Jar.start(work, args).await();
     assertThat(next.exitCode()).as("next run: %s", next.err()).isZero();
+    assertEndsAsOneRun(store, table, reference);
+    return store
+        + " holder killed before "
+        + phase
+        + " under a 1h lease: the next run said \""
+        + said(next)
+        + "\"";
+  }
+
+  /** The table ends as after one uninterrupted run, and is cleared for the next scenario. */
+  private static void assertEndsAsOneRun(Store store, StorageLocation table, Reference reference)
+      throws Exception {
     assertThat(StoreTables.violations(new InvariantChecker(reference.original()), store, table))
         .isEmpty();
     assertThat(new TreeSet<>(StoreTables.snapshot(store, table).keySet()))
@@ -124,15 +124,14 @@ final class PausedHolder {
         .as("no lock or journal left behind")
         .noneMatch(n -> n.startsWith(".timeline_archive"));
     StoreTables.clear(store, table);
-    return store
-        + " holder killed before "
-        + phase
-        + " under a 1h lease: the next run said \""
-        + next.out()
-            .lines()
-            .filter(l -> l.startsWith("finished an interrupted run") || l.startsWith("archived "))
-            .collect(java.util.stream.Collectors.joining("; "))
-        + "\"";
+  }
+
+  /** What a run that finished the table said it did. */
+  private static String said(Jar.Run run) {
+    return run.out()
+        .lines()
+        .filter(l -> l.startsWith("finished an interrupted run") || l.startsWith("archived "))
+        .collect(java.util.stream.Collectors.joining("; "));
   }
 
   private static void awaitPause(Jar.Started holder) throws Exception {

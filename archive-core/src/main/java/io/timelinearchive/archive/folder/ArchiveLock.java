@@ -88,14 +88,10 @@ public final class ArchiveLock implements AutoCloseable {
     requireNonNull(owner, "owner is null");
     StorageLocation folder = archiveFolder.location();
     long highest = archiveFolder.lockGeneration();
-    List<Long> stale = new ArrayList<>();
     if (highest > 0) {
       Optional<Holder> holder = readHolder(storage, folder.resolve(PREFIX + highest));
       if (holder.isPresent() && holder.get().isHeld(clock.instant())) {
         throw locked(folder, holder.get());
-      }
-      for (long g = 1; g <= highest; g++) {
-        stale.add(g);
       }
     }
     long generation = highest + 1;
@@ -109,7 +105,7 @@ public final class ArchiveLock implements AutoCloseable {
       throw locked(folder, winner.orElse(Holder.unknown(expiry)));
     }
     ArchiveLock lock = new ArchiveLock(storage, folder, owner, lease, clock, generation, expiry);
-    lock.deleteGenerations(stale);
+    deleteGenerations(storage, folder, upTo(highest));
     return lock;
   }
 
@@ -173,7 +169,7 @@ public final class ArchiveLock implements AutoCloseable {
     long previous = generation;
     generation = next;
     expiry = newExpiry;
-    deleteGenerations(List.of(previous));
+    deleteGenerations(storage, folder, List.of(previous));
   }
 
   /** Releases the lock; a lock already taken over is left to its new holder. */
@@ -185,7 +181,7 @@ public final class ArchiveLock implements AutoCloseable {
     released = true;
     Optional<Holder> holder = readHolder(storage, folder.resolve(PREFIX + generation));
     if (holder.isPresent() && holder.get().owner().equals(owner)) {
-      deleteGenerations(List.of(generation));
+      deleteGenerations(storage, folder, List.of(generation));
     }
   }
 
@@ -241,15 +237,21 @@ public final class ArchiveLock implements AutoCloseable {
       throw new ArchiveLockedException(
           "the lock on " + folder + " changed hands while releasing it; nothing released");
     }
-    List<Long> older = new ArrayList<>();
-    for (long g = 1; g <= highest; g++) {
-      older.add(g);
-    }
-    storage.deleteAll(older.stream().map(g -> folder.resolve(PREFIX + g)).toList());
+    deleteGenerations(storage, folder, upTo(highest));
     return true;
   }
 
-  private void deleteGenerations(List<Long> generations) throws IOException {
+  /** Generations 1 to {@code highest}: those a new generation supersedes. */
+  private static List<Long> upTo(long highest) {
+    List<Long> generations = new ArrayList<>();
+    for (long g = 1; g <= highest; g++) {
+      generations.add(g);
+    }
+    return generations;
+  }
+
+  private static void deleteGenerations(
+      MetaStorage storage, StorageLocation folder, List<Long> generations) throws IOException {
     if (!generations.isEmpty()) {
       storage.deleteAll(generations.stream().map(g -> folder.resolve(PREFIX + g)).toList());
     }
