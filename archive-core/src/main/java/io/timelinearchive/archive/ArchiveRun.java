@@ -10,7 +10,6 @@ import io.timelinearchive.select.ArchivalPlan;
 import io.timelinearchive.select.ArchivalPolicy;
 import io.timelinearchive.select.InstantSelector;
 import io.timelinearchive.select.MetadataTableRules;
-import io.timelinearchive.storage.CountingMetaStorage;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.ActiveTimeline;
 import io.timelinearchive.timeline.HoodieTable;

@@ -13,7 +13,6 @@ import io.timelinearchive.select.ArchivalPolicy;
 import io.timelinearchive.select.EffectiveRules;
 import io.timelinearchive.select.InstantSelector;
 import io.timelinearchive.select.MetadataTableRules;
-import io.timelinearchive.storage.CountingMetaStorage;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.Set;
 import java.util.TreeMap;
 
 /** Finds the {@link MetaStorageFactory} for a location's scheme through {@link ServiceLoader}. */
@@ -23,6 +24,12 @@ public final class MetaStorages {
           "abfss", "storage-azure",
           "wasb", "storage-azure",
           "wasbs", "storage-azure");
+
+  /**
+   * Schemes that open but that an error does not offer a user: the in-memory volumes the tests and
+   * the benchmark use, which hold nothing once the JVM ends.
+   */
+  private static final Set<String> UNLISTED_SCHEMES = Set.of("memory");
 
   private MetaStorages() {}
 
@@ -55,7 +62,9 @@ public final class MetaStorages {
           "no storage for scheme '"
               + scheme
               + "'; known schemes: "
-              + String.join(", ", factories.keySet())
+              + String.join(
+                  ", ",
+                  factories.keySet().stream().filter(s -> !UNLISTED_SCHEMES.contains(s)).toList())
               + (module == null
                   ? ""
                   : "; add the module io.timelinearchive:" + module + " to the classpath"));

@@ -1,8 +1,15 @@
-package io.timelinearchive.storage;
+package io.timelinearchive.archive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.timelinearchive.storage.AbstractMetaStorageContractTest;
+import io.timelinearchive.storage.AppendableLog;
+import io.timelinearchive.storage.ForwardingMetaStorage;
+import io.timelinearchive.storage.MetaStorage;
+import io.timelinearchive.storage.RequestCounts;
+import io.timelinearchive.storage.StorageLocation;
+import io.timelinearchive.storage.WithoutAppendMetaStorage;
 import io.timelinearchive.storage.memory.InMemoryMetaStorageFactory;
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,6 +58,21 @@ class TestCountingMetaStorage extends AbstractMetaStorageContractTest {
   @Override
   protected boolean hasAppend() {
     return true;
+  }
+
+  @Test
+  void testPassesOnTheServiceRequestsTheStoreCounts() throws Exception {
+    Map<String, Long> counts = Map.of("GetObject", 3L);
+    MetaStorage counted =
+        new ForwardingMetaStorage(storage) {
+          @Override
+          public Map<String, Long> serviceRequests() {
+            return counts;
+          }
+        };
+
+    assertThat(storage.serviceRequests()).isEmpty();
+    assertThat(new CountingMetaStorage(counted).serviceRequests()).isEqualTo(counts);
   }
 
   @Test
