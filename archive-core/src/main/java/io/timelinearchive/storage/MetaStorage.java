@@ -38,12 +38,19 @@ public interface MetaStorage extends Closeable {
    * The direct children of {@code folder} that are files, sorted by name (UTF-8 byte order), paged
    * lazily. Sub-folders are not listed and never descended into. A folder that does not exist lists
    * as empty (object stores have no folders).
+   *
+   * @param folder the folder to list
+   * @return its files, with their lengths
+   * @throws IOException if the store fails
    */
   FileIterator list(StorageLocation folder) throws IOException;
 
   /**
    * The whole content of a file.
    *
+   * @param file the file to read
+   * @return its bytes
+   * @throws IOException if the store fails
    * @throws NoSuchFileException if the file does not exist
    */
   byte[] read(StorageLocation file) throws IOException;
@@ -51,6 +58,9 @@ public interface MetaStorage extends Closeable {
   /**
    * A stream over the content of a file, for sequential reading of large files.
    *
+   * @param file the file to read
+   * @return a stream from its first byte; the caller closes it
+   * @throws IOException if the store fails
    * @throws NoSuchFileException if the file does not exist (possibly only on the first read)
    */
   InputStream open(StorageLocation file) throws IOException;
@@ -60,6 +70,9 @@ public interface MetaStorage extends Closeable {
    * the whole content or no file. Of several concurrent callers on one name, exactly one succeeds.
    * Missing folders are created.
    *
+   * @param file the file to create
+   * @param content its whole content
+   * @throws IOException if the store fails
    * @throws FileAlreadyExistsException if the file exists (this call wrote nothing)
    * @throws OutcomeUnknownException if a retried attempt cannot tell whether an earlier attempt of
    *     this call created the file; read it back to decide
@@ -70,6 +83,8 @@ public interface MetaStorage extends Closeable {
    * Whether this store has real durable append, so that {@link #openLog} returns logs. Answered
    * without I/O, from what the storage learnt when it was opened. A file that cannot take appends
    * (for example one written by another tool) still fails its {@code openLog} with an exception.
+   *
+   * @return true if {@link #openLog} returns logs
    */
   boolean supportsAppend();
 
@@ -77,6 +92,10 @@ public interface MetaStorage extends Closeable {
    * Opens {@code file} for appending, creating it empty if missing, on stores with real durable
    * append ({@link #supportsAppend}). Stores without it return empty and create nothing, and the
    * archiver writes each run as a new file with {@link #createExclusive}.
+   *
+   * @param file the log file
+   * @return the log to append to, or empty on a store without durable append
+   * @throws IOException if the store fails, or the file cannot take appends
    */
   Optional<AppendableLog> openLog(StorageLocation file) throws IOException;
 
@@ -85,6 +104,8 @@ public interface MetaStorage extends Closeable {
    * files of one call: callers that need an order make one call per step. Missing files are
    * ignored.
    *
+   * @param files the files to delete
+   * @throws IOException if the store fails
    * @throws DeleteFailedException naming every file that could not be deleted, after trying all
    */
   void deleteAll(Collection<StorageLocation> files) throws IOException;

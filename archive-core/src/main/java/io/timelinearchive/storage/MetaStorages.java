@@ -33,7 +33,15 @@ public final class MetaStorages {
 
   private MetaStorages() {}
 
-  /** Opens the storage for {@code root}'s scheme. */
+  /**
+   * Opens the storage for {@code root}'s scheme.
+   *
+   * @param root the folder the storage serves
+   * @param config every setting; the backend reads its own prefixed keys
+   * @return the storage; the caller closes it
+   * @throws IOException if the store cannot be reached or set up
+   * @throws IllegalArgumentException if no backend on the class path serves the scheme
+   */
   public static MetaStorage open(StorageLocation root, Map<String, String> config)
       throws IOException {
     return factoryFor(root.scheme(), config, MetaStorages.class.getClassLoader())
@@ -43,6 +51,9 @@ public final class MetaStorages {
   /**
    * The factory serving {@code scheme} among those visible to {@code loader}.
    *
+   * @param scheme a location's scheme, in any case
+   * @param loader where to look for factories
+   * @return the factory
    * @throws IllegalArgumentException if none serves it (naming the known schemes and the module
    *     that would add it) or if two do (naming both classes)
    */
@@ -50,7 +61,14 @@ public final class MetaStorages {
     return factoryFor(scheme, Map.of(), loader);
   }
 
-  /** As {@link #factoryFor(String, ClassLoader)}, with the schemes settings route to factories. */
+  /**
+   * As {@link #factoryFor(String, ClassLoader)}, with the schemes settings route to factories.
+   *
+   * @param scheme a location's scheme, in any case
+   * @param config the settings that may route schemes (e.g. {@code hadoop.schemes})
+   * @param loader where to look for factories
+   * @return the factory
+   */
   public static MetaStorageFactory factoryFor(
       String scheme, Map<String, String> config, ClassLoader loader) {
     Map<String, MetaStorageFactory> factories = discover(config, loader);
@@ -75,13 +93,20 @@ public final class MetaStorages {
   /**
    * Every factory visible to {@code loader}, by scheme.
    *
+   * @param loader where to look for factories
+   * @return the factories by scheme, sorted
    * @throws IllegalArgumentException if two factories claim one scheme
    */
   public static Map<String, MetaStorageFactory> discover(ClassLoader loader) {
     return discover(Map.of(), loader);
   }
 
-  /** The setting namespaces of every factory visible to {@code loader}. */
+  /**
+   * The setting namespaces of every factory visible to {@code loader}.
+   *
+   * @param loader where to look for factories
+   * @return each factory's namespaces, once each
+   */
   public static List<SettingNamespace> settingNamespaces(ClassLoader loader) {
     Map<MetaStorageFactory, Boolean> seen = new IdentityHashMap<>();
     List<SettingNamespace> namespaces = new ArrayList<>();

@@ -9,9 +9,19 @@ import static java.util.Objects.requireNonNull;
  * normalisation), so a key with a space or a {@code %} names the same object everywhere. The path
  * never starts or ends with {@code /}; the empty path is the root of the authority. A bare absolute
  * path such as {@code /data/t} is read as {@code file:///data/t}.
+ *
+ * @param scheme the scheme, e.g. {@code s3}
+ * @param authority the bucket, container or host, possibly empty
+ * @param path the path below the authority, without leading or trailing {@code /}
  */
 public record StorageLocation(String scheme, String authority, String path) {
 
+  /**
+   * @param scheme the scheme
+   * @param authority the bucket, container or host, possibly empty
+   * @param path the path below the authority
+   * @throws IllegalArgumentException naming the part that is not valid
+   */
   public StorageLocation {
     requireNonNull(scheme, "scheme is null");
     requireNonNull(authority, "authority is null");
@@ -37,6 +47,8 @@ public record StorageLocation(String scheme, String authority, String path) {
    * Parses {@code scheme://authority/path}, {@code scheme:/path} (Hadoop style, empty authority) or
    * a bare absolute local path. Trailing slashes are dropped.
    *
+   * @param text the location as written
+   * @return the location
    * @throws IllegalArgumentException naming the text when it is not a location
    */
   public static StorageLocation of(String text) {
@@ -75,6 +87,8 @@ public record StorageLocation(String scheme, String authority, String path) {
    * The location of {@code child} below this one. The child may hold several segments separated by
    * {@code /}.
    *
+   * @param child a relative path
+   * @return the location below this one
    * @throws IllegalArgumentException if the child is absolute, empty, or has an empty, {@code .} or
    *     {@code ..} segment
    */
@@ -89,7 +103,9 @@ public record StorageLocation(String scheme, String authority, String path) {
     return new StorageLocation(scheme, authority, path.isEmpty() ? child : path + "/" + child);
   }
 
-  /** The last segment of the path, or the empty string for a root. */
+  /**
+   * @return the last segment of the path, or the empty string for a root
+   */
   public String fileName() {
     return path.substring(path.lastIndexOf('/') + 1);
   }
@@ -97,6 +113,7 @@ public record StorageLocation(String scheme, String authority, String path) {
   /**
    * The folder holding this location.
    *
+   * @return the parent folder
    * @throws IllegalStateException for a root
    */
   public StorageLocation parent() {

@@ -31,12 +31,17 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The CLI jar as built, run as a user runs it (its own JVM, nothing on the class path but the jar)
  * against every backend's real server: what the shade configuration leaves out of the jar must be
- * nothing that a backend loads. Each backend gets the same sample table; the jar archives it and
- * reads the archive back, and every backend must end as local disk does.
+ * nothing that a backend loads. Each backend gets the same sample table twice; the jar of every
+ * store archives one copy, the backend's own jar the other, each reads its archive back, and every
+ * one must end as local disk does with the jar of every store.
  */
 @ExtendWith(Azurite.Extension.class)
 class ShadedJarOnEveryBackendIT {
   private static final Path JAR = Path.of(System.getProperty("timeline-archive.jar", "missing"));
+
+  /** The jars of one store each, beside the one of every store. */
+  private static final Path JARS = JAR.toAbsolutePath().getParent();
+
   private static final Path JAVA = Path.of(System.getProperty("java.home"), "bin", "java");
   // a JVM that has not answered in this long is stuck, not slow: one run takes seconds
   private static final long RUN_LIMIT_MINUTES = 5;
@@ -45,7 +50,10 @@ class ShadedJarOnEveryBackendIT {
 
   @TempDir Path work;
 
-  private record Backend(String name, StorageLocation base, Map<String, String> config) {}
+  /**
+   * @param jar the jar of this store alone ({@code file} is in each of them)
+   */
+  private record Backend(String name, StorageLocation base, Map<String, String> config, Path jar) {}
 
   /** What a backend ended with. */
   private record Outcome(List<String> active, List<String> archived, String showArchived) {}
@@ -54,30 +62,51 @@ class ShadedJarOnEveryBackendIT {
 
   @Test
   void theJarArchivesAndReadsBackTheSameOnEveryBackend() throws Exception {
-    assertThat(JAR).as("the CLI jar (system property timeline-archive.jar)").isRegularFile();
     List<Backend> backends = new ArrayList<>();
     backends.add(
-        new Backend("file", StorageLocation.of(work.resolve("t").toUri().toString()), Map.of()));
-    backends.add(new Backend("hdfs", HDFS.newRoot("jar").resolve("t"), HDFS.config()));
+        new Backend(
+            "file",
+            StorageLocation.of(work.resolve("t").toUri().toString()),
+            Map.of(),
+            JARS.resolve("timeline-archive-s3.jar")));
+    backends.add(
+        new Backend(
+            "hdfs",
+            HDFS.newRoot("jar").resolve("t"),
+            HDFS.config(),
+            JARS.resolve("timeline-archive-hdfs.jar")));
     S3ProxyServer s3 = S3ProxyServer.shared();
     backends.add(
-        new Backend("s3", StorageLocation.of("s3://" + s3.newBucket() + "/t"), s3.config()));
+        new Backend(
+            "s3",
+            StorageLocation.of("s3://" + s3.newBucket() + "/t"),
+            s3.config(),
+            JARS.resolve("timeline-archive-s3.jar")));
     Azurite azurite = Azurite.get();
     backends.add(
         new Backend(
             "azure",
             Azurite.rootOf(azurite.newContainer().getBlobContainerName()).resolve("t"),
-            azurite.config()));
+            azurite.config(),
+            JARS.resolve("timeline-archive-azure.jar")));
     FakeGcsServer gcs = FakeGcsServer.shared();
     backends.add(
-        new Backend("gcs", StorageLocation.of("gs://" + gcs.newBucket("jar") + "/t"), gcs.config()));
+        new Backend(
+            "gcs",
+            StorageLocation.of("gs://" + gcs.newBucket("jar") + "/t"),
+            gcs.config(),
+            JARS.resolve("timeline-archive-gcs.jar")));
 
     Map<String, Outcome> outcomes = new LinkedHashMap<>();
     for (Backend backend : backends) {
-      outcomes.put(backend.name(), archiveWithTheJar(backend));
+      outcomes.put(backend.name(), archiveWithTheJar(backend, JAR, "every-store"));
+      outcomes.put(
+          backend.name() + " with " + backend.jar().getFileName(),
+          archiveWithTheJar(backend, backend.jar(), "one-store"));
     }
 
     Outcome reference = outcomes.get("file");
+    assertThat(outcomes).hasSize(2 * backends.size());
     assertThat(reference.archived()).isNotEmpty();
     assertThat(reference.showArchived()).contains(reference.archived().get(0));
     for (Map.Entry<String, Outcome> e : outcomes.entrySet()) {
@@ -93,18 +122,20 @@ class ShadedJarOnEveryBackendIT {
     }
   }
 
-  private Outcome archiveWithTheJar(Backend backend) throws Exception {
-    StorageLocation meta = backend.base().resolve(".hoodie");
-    try (MetaStorage storage = MetaStorages.open(backend.base(), backend.config())) {
-      SampleTable.Written table =
-          SampleTable.write(storage, backend.base(), SampleTable.Spec.ofSize(150, 7));
-      String uri = backend.base().toString();
+  /** Writes the sample table in {@code folder} of the backend and archives it with {@code jar}. */
+  private Outcome archiveWithTheJar(Backend backend, Path jar, String folder) throws Exception {
+    assertThat(jar).as("the CLI jar").isRegularFile();
+    StorageLocation base = backend.base().resolve(folder);
+    StorageLocation meta = base.resolve(".hoodie");
+    try (MetaStorage storage = MetaStorages.open(base, backend.config())) {
+      SampleTable.Written table = SampleTable.write(storage, base, SampleTable.Spec.ofSize(150, 7));
+      String uri = base.toString();
 
-      Run archive = jar(backend, "archive", uri, "--min", "5", "--max", "10");
+      Run archive = jar(jar, backend, "archive", uri, "--min", "5", "--max", "10");
       assertThat(archive.exitCode())
           .as("%s: archive exit code; stderr: %s", backend.name(), archive.err())
           .isZero();
-      Run show = jar(backend, "show", "archived", uri);
+      Run show = jar(jar, backend, "show", "archived", uri);
       assertThat(show.exitCode())
           .as("%s: show archived exit code; stderr: %s", backend.name(), show.err())
           .isZero();
@@ -115,8 +146,9 @@ class ShadedJarOnEveryBackendIT {
               .filter(n -> Character.isDigit(n.charAt(0)))
               .sorted()
               .toList();
-      assertThat(active).as("%s: the run deleted archived files", backend.name()).hasSizeLessThan(
-          table.files().size());
+      assertThat(active)
+          .as("%s: the run deleted archived files", backend.name())
+          .hasSizeLessThan(table.files().size());
       List<String> archived = new ArrayList<>();
       for (ArchivedInstant a :
           ArchivedTimeline.load(storage, meta.resolve("archived"), ArchiveReadOptions.all())
@@ -128,9 +160,10 @@ class ShadedJarOnEveryBackendIT {
     }
   }
 
-  /** Runs the jar with {@code args} and the backend's settings as {@code --conf}. */
-  private Run jar(Backend backend, String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of(JAVA.toString(), "-jar", JAR.toString()));
+  /** Runs {@code jar} with {@code args} and the backend's settings as {@code --conf}. */
+  private Run jar(Path jar, Backend backend, String... args)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(JAVA.toString(), "-jar", jar.toString()));
     command.addAll(List.of(args));
     backend.config().forEach((key, value) -> command.addAll(List.of("--conf", key + "=" + value)));
     Path out = Files.createTempFile(work, "out", ".txt");
