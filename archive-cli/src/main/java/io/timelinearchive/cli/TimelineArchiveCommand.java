@@ -62,11 +62,23 @@ public final class TimelineArchiveCommand {
       description = "Print stack traces of errors.")
   boolean verbose;
 
+  /**
+   * The {@code timeline-archive} command (the jar's main class); exits with the command's code.
+   *
+   * @param args the command line, e.g. {@code archive s3://bucket/t --min 20 --max 30}
+   */
   public static void main(String[] args) {
     System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
   }
 
-  /** Runs the command line and returns its exit code; for tests and embedding. */
+  /**
+   * Runs the command line and returns its exit code; for tests and embedding.
+   *
+   * @param args the command line
+   * @param out where results go
+   * @param err where errors and progress go
+   * @return the exit code, as {@code --help} lists them
+   */
   public static int run(String[] args, PrintWriter out, PrintWriter err) {
     CommandLine cli = new CommandLine(new TimelineArchiveCommand());
     cli.setOut(out);

@@ -6,7 +6,6 @@ import io.timelinearchive.archive.read.ArchiveReadOptions;
 import io.timelinearchive.archive.read.ArchivedTimeline;
 import io.timelinearchive.format.ArchivedInstant;
 import io.timelinearchive.sample.SampleTable;
-import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;
@@ -140,12 +139,7 @@ class ShadedJarOnEveryBackendIT {
           .as("%s: show archived exit code; stderr: %s", backend.name(), show.err())
           .isZero();
 
-      List<String> active =
-          storage.list(meta).toList().stream()
-              .map(FileEntry::name)
-              .filter(n -> Character.isDigit(n.charAt(0)))
-              .sorted()
-              .toList();
+      List<String> active = ActiveInstantFiles.in(storage, meta);
       assertThat(active)
           .as("%s: the run deleted archived files", backend.name())
           .hasSizeLessThan(table.files().size());
