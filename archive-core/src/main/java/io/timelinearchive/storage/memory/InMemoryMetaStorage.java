@@ -20,6 +20,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 
@@ -67,6 +69,26 @@ final class InMemoryMetaStorage implements MetaStorage {
               e.getValue().lastModified()));
     }
     return FileIterator.of(entries);
+  }
+
+  @Override
+  public List<StorageLocation> listFolders(StorageLocation folder) {
+    String prefix = folder.path().isEmpty() ? key(folder) : key(folder) + "/";
+    // "a-b/x" sorts before "a/x" ('-' < '/'), so the names are sorted again once gathered.
+    SortedSet<String> names = new TreeSet<>(Utf8Order.COMPARATOR);
+    for (String k : blobs.tailMap(prefix, true).keySet()) {
+      if (!k.startsWith(prefix)) {
+        break;
+      }
+      int slash = k.indexOf('/', prefix.length());
+      if (slash >= 0) {
+        String name = k.substring(prefix.length(), slash);
+        if (!name.isEmpty() && !name.equals(".") && !name.equals("..")) {
+          names.add(name);
+        }
+      }
+    }
+    return names.stream().map(folder::resolve).toList();
   }
 
   @Override
