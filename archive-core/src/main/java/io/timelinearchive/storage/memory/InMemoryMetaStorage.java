@@ -7,6 +7,7 @@ import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.FileIterator;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.StorageLocation;
+import io.timelinearchive.storage.SubFolders;
 import io.timelinearchive.storage.Utf8Order;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -20,8 +21,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.SortedSet;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 
@@ -74,21 +73,18 @@ final class InMemoryMetaStorage implements MetaStorage {
   @Override
   public List<StorageLocation> listFolders(StorageLocation folder) {
     String prefix = folder.path().isEmpty() ? key(folder) : key(folder) + "/";
-    // "a-b/x" sorts before "a/x" ('-' < '/'), so the names are sorted again once gathered.
-    SortedSet<String> names = new TreeSet<>(Utf8Order.COMPARATOR);
+    SubFolders folders = new SubFolders(folder);
     for (String k : blobs.tailMap(prefix, true).keySet()) {
       if (!k.startsWith(prefix)) {
         break;
       }
       int slash = k.indexOf('/', prefix.length());
       if (slash >= 0) {
-        String name = k.substring(prefix.length(), slash);
-        if (!name.isEmpty() && !name.equals(".") && !name.equals("..")) {
-          names.add(name);
-        }
+        // the key without "authority/": the common prefix an object store would send
+        folders.addPrefix(k.substring(folder.authority().length() + 1, slash + 1));
       }
     }
-    return names.stream().map(folder::resolve).toList();
+    return folders.sorted();
   }
 
   @Override

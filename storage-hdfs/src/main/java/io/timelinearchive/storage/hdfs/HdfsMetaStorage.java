@@ -151,6 +151,28 @@ final class HdfsMetaStorage implements MetaStorage {
     return FileIterator.of(files);
   }
 
+  /** Paged by the client: listStatusIterator fetches dfs.ls.limit entries per call. */
+  @Override
+  public List<StorageLocation> listFolders(StorageLocation folder) throws IOException {
+    Path dir = path(folder);
+    List<String> names = new ArrayList<>();
+    try {
+      RemoteIterator<FileStatus> statuses = fs.listStatusIterator(dir);
+      while (statuses.hasNext()) {
+        FileStatus status = statuses.next();
+        if (status.isDirectory()) {
+          names.add(status.getPath().getName());
+        }
+      }
+    } catch (FileNotFoundException e) {
+      return List.of();
+    } catch (IOException e) {
+      throw HdfsErrors.translate(e, folder);
+    }
+    names.sort(Utf8Order.COMPARATOR);
+    return names.stream().map(folder::resolve).toList();
+  }
+
   @Override
   public byte[] read(StorageLocation file) throws IOException {
     Path path = path(file);
