@@ -29,6 +29,8 @@ import picocli.CommandLine.ScopeType;
       DemoCommand.class,
       ArchiveCommand.class,
       PlanCommand.class,
+      ArchiveAllCommand.class,
+      PlanAllCommand.class,
       ShowCommand.class,
       UnarchiveCommand.class,
       UnlockCommand.class,
@@ -130,7 +132,7 @@ public final class TimelineArchiveCommand {
     return EXIT_FAILURE;
   }
 
-  private static String message(Throwable e) {
+  static String message(Throwable e) {
     if (e instanceof UncheckedIOException u && u.getCause() != null) {
       return message(u.getCause());
     }
