@@ -92,6 +92,16 @@ final class WarehouseRun {
           instants += outcome.summary().instants();
         }
       }
+      if (found.tables().isEmpty() && found.unlisted().isEmpty()) {
+        // as archive on a folder that is no table: most likely a mistyped BASE_URI
+        worst = TimelineArchiveCommand.EXIT_BAD_INPUT;
+        err.println(
+            "error: no Hudi table (a folder holding .hoodie/) below "
+                + base
+                + " down to --depth "
+                + options.depth);
+        err.flush();
+      }
       printTotal(base, found, failed, instants, System.nanoTime() - start, worst, command);
       return worst;
     } finally {

@@ -243,6 +243,22 @@ class TestArchiveAll {
   }
 
   @Test
+  void aFolderWithoutTablesIsBadInput() throws Exception {
+    Path base = scratch.resolve("empty");
+    copyTable(base.resolve("a/b/c/too-deep"));
+
+    Cli.Run run = Cli.run("archive-all", base.toString(), "--depth", "2");
+
+    assertThat(run.exitCode()).isEqualTo(3);
+    assertThat(run.err())
+        .contains(
+            "error: no Hudi table (a folder holding .hoodie/) below "
+                + uri(base)
+                + " down to --depth 2");
+    assertThat(run.outLines()).singleElement().asString().startsWith("0 table(s) below ");
+  }
+
+  @Test
   void theWorstExitCodeWins() {
     assertThat(WarehouseRun.worse(0, 4)).isEqualTo(4);
     assertThat(WarehouseRun.worse(4, 3)).isEqualTo(3);
