@@ -223,6 +223,12 @@ class TestArchiveAllOnS3Proxy {
           StorageLocation.of(local.resolve("p" + parallelism).toAbsolutePath().toString());
       rows.add(measure("local disk", onDisk, Map.of(), parallelism));
     }
+    // Every table goes through one S3 client, whose connection pool (s3.request-parallelism,
+    // default 16) 32 tables at once outnumber.
+    Map<String, String> widerPool = new HashMap<>(s3.config());
+    widerPool.put("s3.request-parallelism", "64");
+    StorageLocation wide = StorageLocation.of("s3://" + s3.newBucket() + "/warehouse");
+    rows.add(measure("S3Proxy, s3.request-parallelism=64", wide, widerPool, 32));
     String table =
         "| store | tables | parallelism | seconds | tables/s |\n|---|---|---|---|---|\n"
             + String.join("\n", rows)
