@@ -4,6 +4,7 @@ import io.timelinearchive.archive.folder.ArchiveLockedException;
 import io.timelinearchive.archive.restore.RestoreRefusedException;
 import io.timelinearchive.format.CorruptArchiveException;
 import io.timelinearchive.format.InstantConversionException;
+import io.timelinearchive.storage.StorageUnreachableException;
 import io.timelinearchive.timeline.InvalidTableFileException;
 import io.timelinearchive.timeline.UnsupportedTableException;
 import java.io.PrintWriter;
@@ -41,7 +42,9 @@ import picocli.CommandLine.ScopeType;
       "2:usage error (bad option or setting)",
       "3:bad input (unreadable instant file, corrupt archive, not a Hudi 0.x table, an unarchive"
           + " refused)",
-      "4:the archive lock is held by another archiver"
+      "4:the archive lock is held by another archiver",
+      "5:storage unreachable or access denied (unknown host, refused connection, no answer in"
+          + " time, no credentials, a refused request: the error names the settings to check)"
     })
 public final class TimelineArchiveCommand {
   static final int EXIT_OK = 0;
@@ -49,6 +52,7 @@ public final class TimelineArchiveCommand {
   static final int EXIT_USAGE = 2;
   static final int EXIT_BAD_INPUT = 3;
   static final int EXIT_LOCKED = 4;
+  static final int EXIT_UNREACHABLE = 5;
 
   @Option(
       names = "--json",
@@ -115,6 +119,9 @@ public final class TimelineArchiveCommand {
     }
     if (e instanceof ArchiveLockedException) {
       return EXIT_LOCKED;
+    }
+    if (e instanceof StorageUnreachableException || e instanceof AccessDeniedException) {
+      return EXIT_UNREACHABLE;
     }
     if (e instanceof InstantConversionException
         || e instanceof InvalidTableFileException
