@@ -2,8 +2,8 @@ package io.timelinearchive.storage.s3;
 
 import static java.util.Objects.requireNonNullElse;
 
-import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.storage.StorageErrors;
+import io.timelinearchive.storage.StorageLocation;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import software.amazon.awssdk.core.exception.AbortedException;
@@ -76,8 +76,7 @@ final class S3Errors {
     }
     int status = status(e);
     if (status == 401 || status == 403) {
-      return StorageErrors.accessDenied(
-          file, action + ": " + describe(e) + "; check " + WHO, e);
+      return StorageErrors.accessDenied(file, action + ": " + describe(e) + "; check " + WHO, e);
     }
     if (MissingCredentials.in(e)) {
       return StorageErrors.unreachable(file, "no AWS credentials: " + e.getMessage(), WHO, e);
@@ -94,8 +93,8 @@ final class S3Errors {
   }
 
   /**
-   * Marks the failure of a credentials provider, so that "no credentials" is told from other
-   * client failures by type rather than by the SDK's wording.
+   * Marks the failure of a credentials provider, so that "no credentials" is told from other client
+   * failures by type rather than by the SDK's wording.
    */
   static final class MissingCredentials extends RuntimeException {
     private static final long serialVersionUID = 1L;
