@@ -61,12 +61,34 @@ public final class TimelineArchiveCommand {
   boolean json;
 
   @Option(
-      names = "--verbose",
+      names = LogLevels.VERBOSE,
       scope = ScopeType.INHERIT,
-      description = "Print stack traces of errors.")
+      description =
+          "Print stack traces of errors, and the log of the libraries from INFO (by default only"
+              + " our warnings are logged).")
   boolean verbose;
 
+  @Option(
+      names = LogLevels.OPTION,
+      paramLabel = "LEVEL",
+      scope = ScopeType.INHERIT,
+      description =
+          "Log every logger, the storage SDKs' and Hadoop's included, from LEVEL: trace, debug,"
+              + " info, warn, error or off (default: our warnings only).")
+  LogLevel logLevel;
+
+  enum LogLevel {
+    TRACE,
+    DEBUG,
+    INFO,
+    WARN,
+    ERROR,
+    OFF
+  }
+
   public static void main(String[] args) {
+    // Before any class that holds a logger is loaded, picocli's commands included.
+    LogLevels.configure(args);
     System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
   }
 
@@ -77,6 +99,8 @@ public final class TimelineArchiveCommand {
     cli.setErr(err);
     cli.setExitCodeExceptionMapper(TimelineArchiveCommand::exitCode);
     cli.setParameterExceptionHandler(TimelineArchiveCommand::usageError);
+    cli.setCaseInsensitiveEnumValuesAllowed(true);
+    cli.setExecutionStrategy(TimelineArchiveCommand::resolveTablesThenRun);
     cli.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> {
           boolean verbose =
@@ -94,6 +118,25 @@ public final class TimelineArchiveCommand {
           return code;
         });
     return cli.execute(args);
+  }
+
+  /**
+   * Every {@code TABLE_URI} made absolute and checked ({@link TableArgument}) before the command
+   * runs; a failure goes to the same handler as the command's own.
+   */
+  private static int resolveTablesThenRun(CommandLine.ParseResult parseResult) {
+    for (CommandLine.ParseResult p = parseResult; p != null; p = p.subcommand()) {
+      for (CommandLine.Model.PositionalParamSpec param : p.commandSpec().positionalParameters()) {
+        if (param.paramLabel().equals("TABLE_URI") && param.getValue() instanceof String table) {
+          try {
+            param.setValue(TableArgument.resolve(table));
+          } catch (RuntimeException e) {
+            throw new CommandLine.ExecutionException(p.commandSpec().commandLine(), "", e);
+          }
+        }
+      }
+    }
+    return new CommandLine.RunLast().execute(parseResult);
   }
 
   /** A bad command line: one error line and the command's synopsis, not its whole help. */
@@ -128,6 +171,8 @@ public final class TimelineArchiveCommand {
         || e instanceof UnsupportedTableException
         || e instanceof CorruptArchiveException
         || e instanceof RestoreRefusedException
+        || e instanceof TableArgument.NotATableFolderException
+        || e instanceof NotDirectoryException
         || e instanceof NoSuchFileException) {
       return EXIT_BAD_INPUT;
     }

@@ -6,6 +6,7 @@ import io.timelinearchive.storage.StorageErrors;
 import io.timelinearchive.storage.StorageLocation;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
 import software.amazon.awssdk.core.exception.AbortedException;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
@@ -33,10 +34,12 @@ final class S3Errors {
 
   // The SDK reports an interrupt as an AbortedException or wraps it; the caller must see an
   // InterruptedIOException so that it stops instead of treating it as a store failure.
+  // A SocketTimeoutException is an InterruptedIOException too, but it is the store not answering.
   static boolean isInterrupted(SdkException e) {
     return e instanceof AbortedException
         || e.getCause() instanceof InterruptedException
-        || e.getCause() instanceof InterruptedIOException
+        || (e.getCause() instanceof InterruptedIOException
+            && !(e.getCause() instanceof SocketTimeoutException))
         || Thread.currentThread().isInterrupted();
   }
 
