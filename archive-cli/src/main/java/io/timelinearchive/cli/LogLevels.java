@@ -27,6 +27,7 @@ final class LogLevels {
   private static final List<String> LIBRARIES =
       List.of(
           "com.azure",
+          "com.microsoft",
           "reactor",
           "io.netty",
           "software.amazon",

@@ -172,7 +172,6 @@ public final class TimelineArchiveCommand {
         || e instanceof CorruptArchiveException
         || e instanceof RestoreRefusedException
         || e instanceof TableArgument.NotATableFolderException
-        || e instanceof NotDirectoryException
         || e instanceof NoSuchFileException) {
       return EXIT_BAD_INPUT;
     }
