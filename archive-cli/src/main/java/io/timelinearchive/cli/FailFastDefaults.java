@@ -26,7 +26,7 @@ final class FailFastDefaults {
           new Default("azure.max-retries", "2", List.of()),
           new Default("azure.retry-delay", "500ms", List.of()),
           new Default("hadoop.connect-timeout", "3s", List.of("hadoop.ipc.client.connect.timeout")),
-          new Default("hadoop.request-timeout", "10s", List.of("hadoop.ipc.client.rpc-timeout.ms")),
+          new Default("hadoop.request-timeout", "8s", List.of("hadoop.ipc.client.rpc-timeout.ms")),
           new Default(
               "hadoop.connect-retries",
               "2",

@@ -54,7 +54,8 @@ record HdfsConfig(
           .build();
 
   // Unset, Hadoop's own defaults apply: 20s per connection attempt, 10 retries of a refused
-  // connection and 45 of a timed-out one (about 15 minutes for a silent NameNode), no RPC timeout.
+  // connection and 45 of a timed-out one (about 15 minutes for a NameNode that drops packets), and
+  // two minutes for the answer to a call.
   static final Setting<Duration> CONNECT_TIMEOUT =
       Setting.duration("hadoop.connect-timeout")
           .between(Duration.ofMillis(1), Duration.ofMillis(Integer.MAX_VALUE))
@@ -64,7 +65,7 @@ record HdfsConfig(
   static final Setting<Duration> REQUEST_TIMEOUT =
       Setting.duration("hadoop.request-timeout")
           .between(Duration.ofMillis(1), Duration.ofMillis(Integer.MAX_VALUE))
-          .documentedDefault("Hadoop's, none")
+          .documentedDefault("Hadoop's, 2m")
           .doc("waiting for the NameNode's answer to one call (ipc.client.rpc-timeout.ms)")
           .build();
   static final Setting<Integer> CONNECT_RETRIES =
