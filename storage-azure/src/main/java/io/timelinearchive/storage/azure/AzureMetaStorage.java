@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.azure.core.http.policy.HttpPipelinePolicy;
 import com.azure.core.http.rest.PagedResponse;
+import com.azure.core.util.HttpClientOptions;
 import com.azure.identity.DefaultAzureCredentialBuilder;
 import com.azure.storage.blob.BlobClient;
 import com.azure.storage.blob.BlobContainerClient;
@@ -70,7 +71,14 @@ final class AzureMetaStorage implements MetaStorage, ServiceRequestCounting {
     }
     this.appendBlockLimit = appendBlockLimit;
 
-    BlobServiceClientBuilder builder = new BlobServiceClientBuilder().retryOptions(retryOptions);
+    BlobServiceClientBuilder builder =
+        new BlobServiceClientBuilder()
+            .retryOptions(retryOptions)
+            .clientOptions(
+                new HttpClientOptions()
+                    .setConnectTimeout(config.connectTimeout())
+                    .setResponseTimeout(config.responseTimeout())
+                    .setReadTimeout(config.responseTimeout()));
     AzureCredentials credentials = config.credentials();
     switch (credentials.kind()) {
       case CONNECTION_STRING -> builder.connectionString(credentials.secret());

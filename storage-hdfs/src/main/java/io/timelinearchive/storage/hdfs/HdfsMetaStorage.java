@@ -79,7 +79,19 @@ final class HdfsMetaStorage implements MetaStorage {
     Configuration conf = settings.toConfiguration();
     URI uri = URI.create(root.scheme() + "://" + root.authority() + "/");
     long start = System.nanoTime();
-    FileSystem fs = FileSystem.newInstance(uri, conf);
+    FileSystem fs;
+    try {
+      fs = FileSystem.newInstance(uri, conf);
+    } catch (IOException e) {
+      throw HdfsErrors.translate(e, root);
+    } catch (IllegalArgumentException e) {
+      // Hadoop reports a NameNode host that does not resolve as a bad argument.
+      IOException unreachable = HdfsErrors.unreachableOr(e, root, null);
+      if (unreachable == null) {
+        throw e;
+      }
+      throw unreachable;
+    }
     try {
       FileContext fileContext = FileContext.getFileContext(fs.getUri(), conf);
       LOG.debug(
