@@ -10,6 +10,7 @@ import io.timelinearchive.storage.StorageLocation;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -54,6 +55,12 @@ final class CountingMetaStorage extends ForwardingMetaStorage {
   public FileIterator list(StorageLocation folder) throws IOException {
     list.increment();
     return delegate.list(folder);
+  }
+
+  @Override
+  public List<StorageLocation> listFolders(StorageLocation folder) throws IOException {
+    list.increment();
+    return delegate.listFolders(folder);
   }
 
   @Override
