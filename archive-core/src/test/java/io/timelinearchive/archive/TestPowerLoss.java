@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.fail;
 import io.timelinearchive.archive.restore.TimelineRestorer;
 import io.timelinearchive.storage.FaultInjectingMetaStorage;
 import io.timelinearchive.storage.FaultInjectingMetaStorage.CrashEffect;
+import io.timelinearchive.storage.ForwardingMetaStorage;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.PowerLossMetaStorage;
 import io.timelinearchive.storage.PowerLossMetaStorage.Order;
+import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.storage.WithoutAppendMetaStorage;
 import java.time.Duration;
 import java.util.List;
@@ -16,6 +18,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.Logger;
@@ -108,6 +111,42 @@ class TestPowerLoss {
     Tally tally = trials(run, Disk.NEWEST_FIRST);
     assertThat(tally.undone).as("some power losses undid deletes").isPositive();
     assertThat(tally.restartsWithHoles).as("restarts that showed a hole").isZero();
+  }
+
+  /** The deleter's force between the pending and the completed files is what keeps that whole. */
+  @Test
+  void withoutForcingThePendingDeletesAPowerLossLeavesAPendingLookingInstant() throws Exception {
+    for (int k = 1; ; k++) {
+      try (CrashFixture f = new CrashFixture(Run.APPEND.config, COMMITS)) {
+        PowerLossMetaStorage model = crash(Run.APPEND, f, k, CrashEffect.FULL, NoSync::new);
+        int n = model.unforced().size();
+        Set<Integer> pendingOnly = new java.util.HashSet<>();
+        for (int i = 0; i < n; i++) {
+          if (!model.unforced().get(i).file().fileName().matches("\\d+\\.(commit|clean)")) {
+            pendingOnly.add(i);
+          }
+        }
+        if (pendingOnly.size() == n) {
+          assertThat(model.mutations())
+              .as("step %d: still before the completed files", k)
+              .noneMatch(m -> m.matches("delete .*\\d+\\.(commit|clean) .*"));
+          continue;
+        }
+        model.powerLoss(pendingOnly);
+        assertThat(f.violations()).as("step %d", k).anyMatch(v -> v.startsWith("pending-looking"));
+        return;
+      }
+    }
+  }
+
+  /** A store whose {@code syncDeletes} does nothing, as if the archiver never asked. */
+  private static final class NoSync extends ForwardingMetaStorage {
+    NoSync(MetaStorage delegate) {
+      super(delegate);
+    }
+
+    @Override
+    public void syncDeletes(StorageLocation folder) {}
   }
 
   private static Tally trials(Run run, Disk disk) throws Exception {
@@ -204,9 +243,16 @@ class TestPowerLoss {
   /** Runs until the simulated crash at step {@code k}; returns the disk as the power goes. */
   private static PowerLossMetaStorage crash(Run run, CrashFixture f, int k, CrashEffect effect)
       throws Exception {
+    return crash(run, f, k, effect, s -> s);
+  }
+
+  private static PowerLossMetaStorage crash(
+      Run run, CrashFixture f, int k, CrashEffect effect, UnaryOperator<MetaStorage> archiverView)
+      throws Exception {
     run.prepare(f);
     PowerLossMetaStorage model = new PowerLossMetaStorage(f.memory);
-    MetaStorage crashing = FaultInjectingMetaStorage.crashingAt(model, k, effect);
+    MetaStorage crashing =
+        archiverView.apply(FaultInjectingMetaStorage.crashingAt(model, k, effect));
     try {
       run.run(f, run.view.apply(crashing));
       fail("no crash at step " + k);
