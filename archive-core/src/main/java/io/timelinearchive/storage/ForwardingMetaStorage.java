@@ -62,6 +62,11 @@ public abstract class ForwardingMetaStorage implements MetaStorage, ServiceReque
     delegate.deleteAll(files);
   }
 
+  @Override
+  public void syncDeletes(StorageLocation folder) throws IOException {
+    delegate.syncDeletes(folder);
+  }
+
   /** The delegate's counts, or none where it does not count. */
   @Override
   public Map<String, Long> serviceRequests() {

@@ -120,4 +120,13 @@ public interface MetaStorage extends Closeable {
    * @throws DeleteFailedException naming every file that could not be deleted, after trying all
    */
   void deleteAll(Collection<StorageLocation> files) throws IOException;
+
+  /**
+   * Makes the deletes of earlier {@link #deleteAll} calls in {@code folder} survive a machine crash
+   * (a power loss), not only the death of this process. A caller whose next step relies on them
+   * being gone for good, also after a restart, calls this first. Stores whose deletes are durable
+   * when {@code deleteAll} returns (object stores, HDFS's namenode) do nothing; the local disk
+   * forces the folder once for all the deletes since its last force (see its durability contract).
+   */
+  default void syncDeletes(StorageLocation folder) throws IOException {}
 }

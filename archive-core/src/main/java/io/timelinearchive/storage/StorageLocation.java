@@ -26,7 +26,7 @@ public record StorageLocation(String scheme, String authority, String path) {
     requireNonNull(scheme, "scheme is null");
     requireNonNull(authority, "authority is null");
     requireNonNull(path, "path is null");
-    if (scheme.isEmpty() || !scheme.matches("[a-zA-Z][a-zA-Z0-9+.-]*")) {
+    if (!isScheme(scheme)) {
       throw new IllegalArgumentException("invalid scheme '" + scheme + "'");
     }
     if (authority.contains("/")) {
@@ -37,9 +37,7 @@ public record StorageLocation(String scheme, String authority, String path) {
           "invalid path '" + path + "': it must not start or end with /");
     }
     if (!path.isEmpty()) {
-      for (String segment : path.split("/", -1)) {
-        checkSegment(segment, path);
-      }
+      checkSegments(path, path);
     }
   }
 
@@ -97,9 +95,7 @@ public record StorageLocation(String scheme, String authority, String path) {
     if (child.isEmpty() || child.startsWith("/")) {
       throw new IllegalArgumentException("invalid child '" + child + "' of " + this);
     }
-    for (String segment : child.split("/", -1)) {
-      checkSegment(segment, child);
-    }
+    checkSegments(child, child);
     return new StorageLocation(scheme, authority, path.isEmpty() ? child : path + "/" + child);
   }
 
@@ -129,10 +125,42 @@ public record StorageLocation(String scheme, String authority, String path) {
     return scheme + "://" + authority + "/" + path;
   }
 
-  private static void checkSegment(String segment, String where) {
-    if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
-      throw new IllegalArgumentException(
-          "invalid path '" + where + "': empty, '.' or '..' segment");
+  // Scanned by hand, not with a regular expression or split: every listed file is a location, and
+  // those cost a tenth of listing a large timeline.
+  private static boolean isScheme(String scheme) {
+    if (scheme.isEmpty() || !isAsciiLetter(scheme.charAt(0))) {
+      return false;
+    }
+    for (int i = 1; i < scheme.length(); i++) {
+      char c = scheme.charAt(i);
+      if (!isAsciiLetter(c) && !(c >= '0' && c <= '9') && c != '+' && c != '.' && c != '-') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean isAsciiLetter(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  }
+
+  /** Refuses an empty, {@code .} or {@code ..} segment of {@code segments}. */
+  private static void checkSegments(String segments, String where) {
+    int start = 0;
+    while (true) {
+      int end = segments.indexOf('/', start);
+      int stop = end < 0 ? segments.length() : end;
+      int length = stop - start;
+      if (length == 0
+          || (length == 1 && segments.charAt(start) == '.')
+          || (length == 2 && segments.charAt(start) == '.' && segments.charAt(start + 1) == '.')) {
+        throw new IllegalArgumentException(
+            "invalid path '" + where + "': empty, '.' or '..' segment");
+      }
+      if (end < 0) {
+        return;
+      }
+      start = end + 1;
     }
   }
 
