@@ -107,7 +107,7 @@ final class TableArchivals {
   /** Records that the callback could not read its settings, as a failure of the table's run. */
   void unreadableSettings(String tableUri, String commitTime, RuntimeException e, boolean fail) {
     Table table = tables.computeIfAbsent(StorageLocation.of(tableUri), l -> new Table(tableUri));
-    table.countFailure(commitTime, e);
+    table.countFailure(commitTime, e, fail);
     if (fail) {
       throw e;
     }
@@ -209,18 +209,25 @@ final class TableArchivals {
     }
 
     void failed(String commitTime, CallbackSettings settings, Throwable e) {
-      RuntimeException failure = countFailure(commitTime, e);
+      RuntimeException failure = countFailure(commitTime, e, settings.failOnError());
       if (settings.failOnError()) {
         throw failure;
       }
     }
 
     /** Counts and logs (the first time only) a failure; returns it as the write would see it. */
-    RuntimeException countFailure(String commitTime, Throwable e) {
+    RuntimeException countFailure(String commitTime, Throwable e, boolean failsTheWrite) {
       failures.incrementAndGet();
       String reason = e.getClass().getSimpleName() + ": " + e.getMessage();
       lastFailure.set(reason);
-      if (failureLogged.compareAndSet(false, true)) {
+      if (failsTheWrite) {
+        LOG.error(
+            "timeline-archive: could not archive {} after commit {}: {}; failing the write"
+                + " (archive.callback.fail-on-error=true)",
+            uri,
+            commitTime,
+            reason);
+      } else if (failureLogged.compareAndSet(false, true)) {
         LOG.warn(
             "timeline-archive: could not archive {} after commit {}: {}; the commit stands. Later"
                 + " failures on this table are counted, not logged (set"

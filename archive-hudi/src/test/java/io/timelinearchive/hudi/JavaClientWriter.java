@@ -63,7 +63,7 @@ final class JavaClientWriter implements Closeable {
   /** Creates the table in {@code dir} and a writer with {@code options} over the defaults below. */
   static JavaClientWriter create(Path dir, HoodieTableType type, Map<String, String> options)
       throws IOException {
-    String basePath = "file://" + dir.toAbsolutePath();
+    String basePath = uri(dir);
     HoodieTableMetaClient.withPropertyBuilder()
         .setTableType(type)
         .setTableName(TABLE_NAME)
@@ -114,6 +114,10 @@ final class JavaClientWriter implements Closeable {
         .forTable(TABLE_NAME)
         .withProps(p)
         .build();
+  }
+
+  static String uri(Path dir) {
+    return "file://" + dir.toAbsolutePath();
   }
 
   String basePath() {
