@@ -19,4 +19,12 @@ public record CallbackCounts(
     long instantsArchived,
     String lastFailure) {
   static final CallbackCounts NONE = new CallbackCounts(0, 0, 0, 0, 0, "");
+
+  /**
+   * What the callback did for the table at {@code basePath} in this JVM so far (all zero if it has
+   * not seen the table); callable without Hudi's classes, unlike the callback itself.
+   */
+  public static CallbackCounts forTable(String basePath) {
+    return TableArchivals.shared().counts(basePath);
+  }
 }

@@ -63,7 +63,7 @@ public final class TimelineArchiveCommitCallback implements HoodieWriteCommitCal
 
   /** What the callback did for the table at {@code basePath} in this JVM so far. */
   public static CallbackCounts counts(String basePath) {
-    return TableArchivals.shared().counts(basePath);
+    return CallbackCounts.forTable(basePath);
   }
 
   /** The writer's properties as text, as it wrote them (Hudi's defaults filled in). */
