@@ -28,8 +28,7 @@ final class HudiTimelines {
 
   /** Completed commits, delta commits and replace commits of the active timeline. */
   static int activeCommits(HoodieTableMetaClient metaClient) {
-    return (int)
-        new HoodieActiveTimeline(metaClient, false)
+    return new HoodieActiveTimeline(metaClient, false)
             .getCommitsTimeline()
             .filterCompletedInstants()
             .countInstants();
