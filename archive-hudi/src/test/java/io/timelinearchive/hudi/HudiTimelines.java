@@ -29,9 +29,9 @@ final class HudiTimelines {
   /** Completed commits, delta commits and replace commits of the active timeline. */
   static int activeCommits(HoodieTableMetaClient metaClient) {
     return new HoodieActiveTimeline(metaClient, false)
-            .getCommitsTimeline()
-            .filterCompletedInstants()
-            .countInstants();
+        .getCommitsTimeline()
+        .filterCompletedInstants()
+        .countInstants();
   }
 
   /** Every instant state file of the active timeline, pending ones included. */
