@@ -106,25 +106,18 @@ public final class BenchMain {
     boolean quick = options.quick();
     int reps = options.repetitions();
     Path hudiArchived = null;
-    if (options.only().contains("P1") || options.only().contains("P4")) {
+    if (options.only().contains("P1")) {
       ZonedDateTime start = now();
-      ArchivalFigure p1 = new ArchivalFigure(work, templates);
-      if (options.only().contains("P1")) {
-        p1.warmUp();
-      }
-      int[] sizes = quick ? new int[] {1_000, 5_000} : new int[] {1_000, 10_000, 100_000};
-      if (options.only().contains("P1")) {
-        List<Row> rows = new ArrayList<>();
-        for (int size : sizes) {
-          // the 100,000-file runs take minutes each: fewer of them
-          rows.add(p1.measure(size, size >= 100_000 ? options.bigRepetitions() : reps));
-        }
-        runs.add(new Results.FigureRun("P1", start, machine, rows));
-      } else {
-        // P4 alone: only Hudi's archive of the largest table is needed
-        p1.hudiArchivedOnly(sizes[sizes.length - 1]);
-      }
-      hudiArchived = p1.hudiArchivedTable();
+      List<Row> rows = new ArrayList<>(hudiWritten(options, work));
+      // the sample table of the earlier figures, in process, as an extra line
+      ArchivalFigure sample = new ArchivalFigure(work, templates);
+      sample.warmUp();
+      rows.add(sample.measure(quick ? 1_000 : 10_000, reps));
+      runs.add(new Results.FigureRun("P1", start, machine, rows));
+    }
+    if (options.only().contains("P4")) {
+      // Hudi's archive of the largest sample table, read by both readers
+      hudiArchived = new ArchivalFigure(work, templates).hudiArchivedOnly(quick ? 5_000 : 100_000);
     }
     if (options.only().contains("P2")) {
       ZonedDateTime start = now();
@@ -154,6 +147,30 @@ public final class BenchMain {
               List.of(new MemoryFigure(work, templates).measure(quick ? 5_000 : 100_000, "256m"))));
     }
     return runs;
+  }
+
+  /** P1 on tables Hudi's write client wrote, lengthened: narrow at three sizes, and wide. */
+  private static List<Row> hudiWritten(Options options, Path work) throws Exception {
+    HudiWrittenTables tables = HudiWrittenTables.besideBuild();
+    HudiWrittenFigure figure =
+        new HudiWrittenFigure(
+            work,
+            HudiWrittenFigure.defaultCliJar(HudiWrittenTables.benchTarget()),
+            options.repetitions());
+    int[] sizes = options.quick() ? new int[] {1_000} : new int[] {10_000, 24_000, 100_000};
+    List<Row> rows = new ArrayList<>();
+    for (int size : sizes) {
+      rows.addAll(
+          figure.rows(
+              figure.measure(tables.get(HudiWriter.Shape.NARROW, size)),
+              "Hudi-written, commits and inline cleans"));
+    }
+    int wide = options.quick() ? 1_000 : 10_000;
+    rows.addAll(
+        figure.rows(
+            figure.measure(tables.get(HudiWriter.Shape.WIDE, wide)),
+            "Hudi-written, wide (200-column schema, 200 write stats per commit)"));
+    return rows;
   }
 
   private static ZonedDateTime now() {

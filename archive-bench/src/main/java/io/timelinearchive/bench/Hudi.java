@@ -41,7 +41,17 @@ final class Hudi {
   /** One run of Hudi's archiver with {@code settings} (Hudi's keys), as after a commit. */
   static boolean archive(Path table, String tableName, Map<String, String> settings)
       throws IOException {
-    StorageConfiguration<Configuration> conf = storageConf();
+    return archive(uri(table), new Configuration(), tableName, settings);
+  }
+
+  /**
+   * One run of Hudi's archiver on the table at {@code basePath} (any file system Hadoop has, e.g.
+   * {@code s3a://bucket/table} with {@code hadoopConf}'s {@code fs.s3a.*} settings).
+   */
+  static boolean archive(
+      String basePath, Configuration hadoopConf, String tableName, Map<String, String> settings)
+      throws IOException {
+    StorageConfiguration<Configuration> conf = HadoopFSUtils.getStorageConf(hadoopConf);
     HoodieJavaEngineContext context = new HoodieJavaEngineContext(conf);
     Properties p = new Properties();
     p.put("hoodie.table.name", tableName);
@@ -53,13 +63,13 @@ final class Hudi {
     p.putAll(settings);
     HoodieWriteConfig config =
         HoodieWriteConfig.newBuilder()
-            .withPath(uri(table))
+            .withPath(basePath)
             .withSchema(SCHEMA)
             .forTable(tableName)
             .withProps(p)
             .build();
     HoodieTableMetaClient metaClient =
-        HoodieTableMetaClient.builder().setConf(conf).setBasePath(uri(table)).build();
+        HoodieTableMetaClient.builder().setConf(conf).setBasePath(basePath).build();
     HoodieJavaTable<HoodieAvroPayload> hoodieTable =
         HoodieJavaTable.create(config, context, metaClient);
     HoodieTimelineArchiver<HoodieAvroPayload, ?, ?, ?> archiver =
