@@ -36,7 +36,7 @@ public final class BenchMain {
       boolean quick, Set<String> only, Path out, Path work, int repetitions, int bigRepetitions) {
     static Options parse(String[] args) throws IOException {
       boolean quick = false;
-      Set<String> only = new LinkedHashSet<>(List.of("P1", "P2", "P3", "P4", "P5"));
+      Set<String> only = new LinkedHashSet<>(List.of("P1", "P2", "P3", "P4", "P5", "P7"));
       Path out = Path.of("bench", "results");
       Path work = null;
       Integer repetitions = null;
@@ -59,7 +59,7 @@ public final class BenchMain {
               throw new IllegalArgumentException(
                   "unknown option "
                       + args[i]
-                      + "; usage: [--quick] [--only P1,P2,P3,P4,P5] [--out DIR] [--work DIR]"
+                      + "; usage: [--quick] [--only P1,P2,P3,P4,P5,P7] [--out DIR] [--work DIR]"
                       + " [--repetitions N] [--big-repetitions N]");
         }
       }
@@ -146,6 +146,16 @@ public final class BenchMain {
               machine,
               List.of(new MemoryFigure(work, templates).measure(quick ? 5_000 : 100_000, "256m"))));
     }
+    if (options.only().contains("P7")) {
+      ZonedDateTime start = now();
+      // 1,000 instants: commits and cleans, 3 files each
+      HudiWrittenTables.Table table =
+          HudiWrittenTables.besideBuild().get(HudiWriter.Shape.NARROW, quick ? 600 : 3_000);
+      LatencyFigure p7 =
+          new LatencyFigure(
+              work, HudiWrittenFigure.defaultCliJar(HudiWrittenTables.benchTarget()), reps);
+      runs.add(new Results.FigureRun("P7", start, machine, List.of(p7.measure(table))));
+    }
     return runs;
   }
 
@@ -160,15 +170,17 @@ public final class BenchMain {
     int[] sizes = options.quick() ? new int[] {1_000} : new int[] {10_000, 24_000, 100_000};
     List<Row> rows = new ArrayList<>();
     for (int size : sizes) {
+      // the 100,000-file runs take minutes each: --big-repetitions of them
+      int repetitions = size >= 100_000 ? options.bigRepetitions() : options.repetitions();
       rows.addAll(
           figure.rows(
-              figure.measure(tables.get(HudiWriter.Shape.NARROW, size)),
+              figure.measure(tables.get(HudiWriter.Shape.NARROW, size), repetitions),
               "Hudi-written, commits and inline cleans"));
     }
     int wide = options.quick() ? 1_000 : 10_000;
     rows.addAll(
         figure.rows(
-            figure.measure(tables.get(HudiWriter.Shape.WIDE, wide)),
+            figure.measure(tables.get(HudiWriter.Shape.WIDE, wide), options.repetitions()),
             "Hudi-written, wide (200-column schema, 200 write stats per commit)"));
     return rows;
   }

@@ -33,18 +33,17 @@ final class HudiWrittenFigure {
       long ourBytes,
       long hudiBytes,
       int archivedFiles,
+      int repetitions,
       String phases,
       String runs,
       String sameTimeline) {}
 
   private final Path work;
   private final Path cliJar;
-  private final int repetitions;
 
-  HudiWrittenFigure(Path work, Path cliJar, int repetitions) {
+  HudiWrittenFigure(Path work, Path cliJar) {
     this.work = work;
     this.cliJar = cliJar;
-    this.repetitions = repetitions;
     if (!Files.isRegularFile(cliJar)) {
       throw new IllegalStateException(
           "no CLI jar at "
@@ -92,7 +91,7 @@ final class HudiWrittenFigure {
     return args;
   }
 
-  Measured measure(HudiWrittenTables.Table table) throws Exception {
+  Measured measure(HudiWrittenTables.Table table, int repetitions) throws Exception {
     Path dir = work.resolve("p1h-" + table.dir().getFileName());
     Tables.delete(dir);
     Path logs = dir.resolve("logs");
@@ -157,6 +156,7 @@ final class HudiWrittenFigure {
             ourBytes,
             hudiBytes,
             archived,
+            repetitions,
             medianRun >= 0 ? phases.get(medianRun) : String.join(" | ", phases),
             "ours "
                 + ours.stream().map(Timing::millis).toList()
@@ -191,7 +191,7 @@ final class HudiWrittenFigure {
     double bytes = (double) m.ourBytes() / m.hudiBytes();
     String common =
         "whole processes, median of "
-            + repetitions
+            + m.repetitions()
             + "; "
             + m.runs()
             + "; our phases (median run, ms): "

@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -21,7 +22,7 @@ import java.util.stream.Stream;
  * inflight and completed file each) under new instant times, as Hudi names them (17 digits,
  * milliseconds), one second apart. Every instant time inside a copied file (prevCommit, the file
  * names of write stats, the clean plan's earliest instant to retain, the files a clean deleted) is
- * moved by the same number of instants as the copy itself, so each copy refers to its own
+ * moved by as many commits (or cleans) as the copy itself, so each copy refers to its own
  * predecessors as the original did.
  */
 final class TimelineLengthener {
@@ -56,26 +57,41 @@ final class TimelineLengthener {
       }
     }
     int units = Math.max(0, (instantFiles - existing + templates.size() - 1) / templates.size());
-    // the whole timeline, originals then copies: position i of a copy's reference is found here
-    List<String> timeline = new ArrayList<>(times);
+    // Commits and cleans are counted apart: a reference to the k-th commit before the template
+    // commit becomes the k-th commit before the copy (the table's first commits have no cleans).
+    List<String> commits = new ArrayList<>();
+    List<String> cleans = new ArrayList<>();
+    for (String time : times) {
+      (isClean(filesByTime.get(time)) ? cleans : commits).add(time);
+    }
+    Map<String, Reference> references = new HashMap<>();
+    for (int i = 0; i < commits.size(); i++) {
+      references.put(commits.get(i), new Reference(commits, commits.size(), i - (commits.size() - 1)));
+    }
+    for (int i = 0; i < cleans.size(); i++) {
+      references.put(cleans.get(i), new Reference(cleans, cleans.size(), i - (cleans.size() - 1)));
+    }
     LocalDateTime start = LocalDateTime.parse(times.get(last), INSTANT_TIME).plusSeconds(1);
     for (int u = 0; u < units; u++) {
       LocalDateTime commitTime = start.plusSeconds(u);
-      timeline.add(commitTime.format(INSTANT_TIME));
-      timeline.add(commitTime.plusNanos(500_000_000L).format(INSTANT_TIME));
-    }
-    Map<String, Integer> offsets = new HashMap<>();
-    for (int i = 0; i < times.size(); i++) {
-      offsets.put(times.get(i), i - (last - 1));
+      commits.add(commitTime.format(INSTANT_TIME));
+      cleans.add(commitTime.plusNanos(500_000_000L).format(INSTANT_TIME));
     }
     for (int u = 0; u < units; u++) {
-      int commitPosition = times.size() + 2 * u;
+      int copy = u;
+      Function<String, String> moved =
+          original -> {
+            Reference r = references.get(original);
+            if (r == null) {
+              return null;
+            }
+            return r.timeline().get(r.originals() + copy + r.offset());
+          };
       for (Map.Entry<String, byte[]> template : templates.entrySet()) {
         String name = template.getKey();
-        String originalTime = name.substring(0, TIME_LENGTH);
-        String newTime = timeline.get(commitPosition + offsets.get(originalTime));
+        String newTime = moved.apply(name.substring(0, TIME_LENGTH));
         Path file = meta.resolve(newTime + name.substring(TIME_LENGTH));
-        Files.write(file, shifted(template.getValue(), offsets, timeline, commitPosition));
+        Files.write(file, shifted(template.getValue(), moved));
         long millis =
             LocalDateTime.parse(newTime, INSTANT_TIME).toInstant(ZoneOffset.UTC).toEpochMilli();
         // requested, then inflight, then completed: their times order the transitions
@@ -86,12 +102,18 @@ final class TimelineLengthener {
   }
 
   /**
-   * {@code bytes} with every run of exactly 17 digits that is an instant time of the original
-   * timeline replaced by the time as far from {@code commitPosition} as the original was from the
-   * template commit. Equal lengths keep Avro's length prefixes and JSON valid.
+   * An instant of the original timeline: {@code offset} instants of its kind (0 or less) from the
+   * template's one, in {@code timeline} (the commits' or the cleans' times, {@code originals} of
+   * them from the original table, then one per copy).
    */
-  private static byte[] shifted(
-      byte[] bytes, Map<String, Integer> offsets, List<String> timeline, int commitPosition) {
+  private record Reference(List<String> timeline, int originals, int offset) {}
+
+  /**
+   * {@code bytes} with every run of exactly 17 digits that {@code moved} knows (an instant time of
+   * the original timeline) replaced by its time in the copy. Equal lengths keep Avro's length
+   * prefixes and JSON valid.
+   */
+  private static byte[] shifted(byte[] bytes, Function<String, String> moved) {
     byte[] out = bytes.clone();
     int i = 0;
     while (i < out.length) {
@@ -104,10 +126,9 @@ final class TimelineLengthener {
         end++;
       }
       if (end - i == TIME_LENGTH) {
-        Integer offset = offsets.get(new String(out, i, TIME_LENGTH, US_ASCII));
-        if (offset != null) {
-          byte[] replacement = timeline.get(commitPosition + offset).getBytes(US_ASCII);
-          System.arraycopy(replacement, 0, out, i, TIME_LENGTH);
+        String replacement = moved.apply(new String(out, i, TIME_LENGTH, US_ASCII));
+        if (replacement != null) {
+          System.arraycopy(replacement.getBytes(US_ASCII), 0, out, i, TIME_LENGTH);
         }
       }
       i = end;
