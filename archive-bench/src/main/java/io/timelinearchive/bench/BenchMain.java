@@ -164,9 +164,7 @@ public final class BenchMain {
     HudiWrittenTables tables = HudiWrittenTables.besideBuild();
     HudiWrittenFigure figure =
         new HudiWrittenFigure(
-            work,
-            HudiWrittenFigure.defaultCliJar(HudiWrittenTables.benchTarget()),
-            options.repetitions());
+            work, HudiWrittenFigure.defaultCliJar(HudiWrittenTables.benchTarget()));
     int[] sizes = options.quick() ? new int[] {1_000} : new int[] {10_000, 24_000, 100_000};
     List<Row> rows = new ArrayList<>();
     for (int size : sizes) {

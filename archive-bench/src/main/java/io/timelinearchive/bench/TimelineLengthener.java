@@ -66,7 +66,8 @@ final class TimelineLengthener {
     }
     Map<String, Reference> references = new HashMap<>();
     for (int i = 0; i < commits.size(); i++) {
-      references.put(commits.get(i), new Reference(commits, commits.size(), i - (commits.size() - 1)));
+      references.put(
+          commits.get(i), new Reference(commits, commits.size(), i - (commits.size() - 1)));
     }
     for (int i = 0; i < cleans.size(); i++) {
       references.put(cleans.get(i), new Reference(cleans, cleans.size(), i - (cleans.size() - 1)));
