@@ -33,7 +33,15 @@ public final class BenchMain {
   private BenchMain() {}
 
   record Options(
-      boolean quick, Set<String> only, Path out, Path work, int repetitions, int bigRepetitions) {
+      boolean quick,
+      Set<String> only,
+      Path out,
+      Path work,
+      int repetitions,
+      int bigRepetitions,
+      List<Integer> p1Sizes,
+      int wideSize,
+      int sampleSize) {
     static Options parse(String[] args) throws IOException {
       boolean quick = false;
       Set<String> only = new LinkedHashSet<>(List.of("P1", "P2", "P3", "P4", "P5", "P7"));
@@ -41,6 +49,9 @@ public final class BenchMain {
       Path work = null;
       Integer repetitions = null;
       int bigRepetitions = 1;
+      List<Integer> p1Sizes = null;
+      Integer wideSize = null;
+      Integer sampleSize = null;
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
           case "--quick" -> quick = true;
@@ -55,12 +66,23 @@ public final class BenchMain {
           case "--repetitions" -> repetitions = Integer.parseInt(value(args, ++i, "--repetitions"));
           case "--big-repetitions" ->
               bigRepetitions = Integer.parseInt(value(args, ++i, "--big-repetitions"));
+          case "--p1-sizes" -> {
+            p1Sizes = new ArrayList<>();
+            for (String n : value(args, ++i, "--p1-sizes").split(",")) {
+              if (!n.isBlank()) {
+                p1Sizes.add(Integer.parseInt(n.strip()));
+              }
+            }
+          }
+          case "--wide-size" -> wideSize = Integer.parseInt(value(args, ++i, "--wide-size"));
+          case "--sample-size" -> sampleSize = Integer.parseInt(value(args, ++i, "--sample-size"));
           default ->
               throw new IllegalArgumentException(
                   "unknown option "
                       + args[i]
                       + "; usage: [--quick] [--only P1,P2,P3,P4,P5,P7] [--out DIR] [--work DIR]"
-                      + " [--repetitions N] [--big-repetitions N]");
+                      + " [--repetitions N] [--big-repetitions N] [--p1-sizes N,N]"
+                      + " [--wide-size N] [--sample-size N]");
         }
       }
       if (work == null) {
@@ -72,7 +94,10 @@ public final class BenchMain {
           out,
           work,
           repetitions != null ? repetitions : quick ? 1 : 3,
-          bigRepetitions);
+          bigRepetitions,
+          p1Sizes != null ? p1Sizes : quick ? List.of(1_000) : List.of(10_000, 24_000, 100_000),
+          wideSize != null ? wideSize : quick ? 1_000 : 10_000,
+          sampleSize != null ? sampleSize : quick ? 1_000 : 10_000);
     }
 
     private static String value(String[] args, int i, String option) {
@@ -107,13 +132,16 @@ public final class BenchMain {
     int reps = options.repetitions();
     Path hudiArchived = null;
     if (options.only().contains("P1")) {
-      ZonedDateTime start = now();
-      List<Row> rows = new ArrayList<>(hudiWritten(options, work));
-      // the sample table of the earlier figures, in process, as an extra line
-      ArchivalFigure sample = new ArchivalFigure(work, templates);
-      sample.warmUp();
-      rows.add(sample.measure(quick ? 1_000 : 10_000, reps));
-      runs.add(new Results.FigureRun("P1", start, machine, rows));
+      // one saved figure per table, so that one table can be measured again alone
+      runs.addAll(hudiWritten(options, machine));
+      if (options.sampleSize() > 0) {
+        // the sample table of the earlier figures, in process, as an extra line
+        ZonedDateTime start = now();
+        ArchivalFigure sample = new ArchivalFigure(work, templates);
+        sample.warmUp();
+        Row row = sample.measure(options.sampleSize(), reps);
+        runs.add(new Results.FigureRun("P1-sample", start, machine, List.of(row)));
+      }
     }
     if (options.only().contains("P4")) {
       // Hudi's archive of the largest sample table, read by both readers
@@ -159,28 +187,35 @@ public final class BenchMain {
     return runs;
   }
 
-  /** P1 on tables Hudi's write client wrote, lengthened: narrow at three sizes, and wide. */
-  private static List<Row> hudiWritten(Options options, Path work) throws Exception {
+  /** P1 on tables Hudi's write client wrote, lengthened: narrow at some sizes, and wide. */
+  private static List<Results.FigureRun> hudiWritten(Options options, Results.Machine machine)
+      throws Exception {
     HudiWrittenTables tables = HudiWrittenTables.besideBuild();
     HudiWrittenFigure figure =
         new HudiWrittenFigure(
-            work, HudiWrittenFigure.defaultCliJar(HudiWrittenTables.benchTarget()));
-    int[] sizes = options.quick() ? new int[] {1_000} : new int[] {10_000, 24_000, 100_000};
-    List<Row> rows = new ArrayList<>();
-    for (int size : sizes) {
+            options.work(), HudiWrittenFigure.defaultCliJar(HudiWrittenTables.benchTarget()));
+    List<Results.FigureRun> runs = new ArrayList<>();
+    for (int size : options.p1Sizes()) {
+      ZonedDateTime start = now();
       // the 100,000-file runs take minutes each: --big-repetitions of them
       int repetitions = size >= 100_000 ? options.bigRepetitions() : options.repetitions();
-      rows.addAll(
+      List<Row> rows =
           figure.rows(
               figure.measure(tables.get(HudiWriter.Shape.NARROW, size), repetitions),
-              "Hudi-written, commits and inline cleans"));
+              "Hudi-written, commits and inline cleans");
+      runs.add(
+          new Results.FigureRun(String.format(Locale.ROOT, "P1-%06d", size), start, machine, rows));
     }
-    int wide = options.quick() ? 1_000 : 10_000;
-    rows.addAll(
-        figure.rows(
-            figure.measure(tables.get(HudiWriter.Shape.WIDE, wide), options.repetitions()),
-            "Hudi-written, wide (200-column schema, 200 write stats per commit)"));
-    return rows;
+    if (options.wideSize() > 0) {
+      ZonedDateTime start = now();
+      List<Row> rows =
+          figure.rows(
+              figure.measure(
+                  tables.get(HudiWriter.Shape.WIDE, options.wideSize()), options.repetitions()),
+              "Hudi-written, wide (200-column schema, 200 write stats per commit)");
+      runs.add(new Results.FigureRun("P1-wide", start, machine, rows));
+    }
+    return runs;
   }
 
   private static ZonedDateTime now() {
