@@ -12,9 +12,14 @@ import java.util.concurrent.TimeUnit;
 /** A whole process of its own, timed from its start to its exit, with what it printed. */
 final class ChildJvm {
   private static final long TIMEOUT_MINUTES = 60;
+  private static final String CPU_PREFIX = "CHILD-CPU-SECONDS ";
 
-  /** What one process did: its exit code, its wall time and its standard output and error. */
-  record Outcome(int exit, long nanos, String stdout, String stderr) {
+  /**
+   * What one process did: its exit code, its wall time, the CPU time it used (user and system, as
+   * the shell's {@code time} counts it: on a shared machine it moves much less than the wall time)
+   * and its standard output and error.
+   */
+  record Outcome(int exit, long nanos, long cpuNanos, String stdout, String stderr) {
     /** The outcome, or an error naming {@code what} and the end of what it printed. */
     Outcome requireSuccess(String what) {
       if (exit != 0) {
@@ -34,9 +39,14 @@ final class ChildJvm {
 
   /** {@code java} of this JVM with {@code arguments}, e.g. {@code -jar x.jar ...}. */
   static Outcome run(List<String> arguments, Path logs) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(arguments);
+    List<String> java = new ArrayList<>();
+    java.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    java.addAll(arguments);
+    // bash's time keyword prints the CPU time of the child it waited for, on standard error
+    List<String> command =
+        new ArrayList<>(
+            List.of("bash", "-c", "TIMEFORMAT='" + CPU_PREFIX + "%U %S'; time \"$@\"", "child"));
+    command.addAll(java);
     Files.createDirectories(logs);
     Path out = Files.createTempFile(logs, "child-", ".out");
     Path err = Files.createTempFile(logs, "child-", ".err");
@@ -50,12 +60,23 @@ final class ChildJvm {
       child.destroyForcibly();
       child.waitFor();
       throw new IllegalStateException(
-          "no exit after " + TIMEOUT_MINUTES + " minutes: " + String.join(" ", command));
+          "no exit after " + TIMEOUT_MINUTES + " minutes: " + String.join(" ", java));
     }
     long nanos = System.nanoTime() - start;
+    String stderr = Files.readString(err, UTF_8);
+    long cpu = 0;
+    StringBuilder rest = new StringBuilder();
+    for (String line : stderr.lines().toList()) {
+      if (line.startsWith(CPU_PREFIX)) {
+        for (String seconds : line.substring(CPU_PREFIX.length()).split(" ")) {
+          cpu += (long) (Double.parseDouble(seconds) * 1e9);
+        }
+      } else {
+        rest.append(line).append('\n');
+      }
+    }
     Outcome outcome =
-        new Outcome(
-            child.exitValue(), nanos, Files.readString(out, UTF_8), Files.readString(err, UTF_8));
+        new Outcome(child.exitValue(), nanos, cpu, Files.readString(out, UTF_8), rest.toString());
     Files.delete(out);
     Files.delete(err);
     return outcome;

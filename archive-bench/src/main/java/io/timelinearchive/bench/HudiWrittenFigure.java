@@ -30,6 +30,9 @@ final class HudiWrittenFigure {
       long ours,
       long hudi,
       long floor,
+      long oursCpu,
+      long hudiCpu,
+      long floorCpu,
       long ourBytes,
       long hudiBytes,
       int archivedFiles,
@@ -98,6 +101,9 @@ final class HudiWrittenFigure {
     List<Long> ours = new ArrayList<>();
     List<Long> hudi = new ArrayList<>();
     List<Long> floor = new ArrayList<>();
+    List<Long> oursCpu = new ArrayList<>();
+    List<Long> hudiCpu = new ArrayList<>();
+    List<Long> floorCpu = new ArrayList<>();
     List<String> phases = new ArrayList<>();
     long ourBytes = 0;
     long hudiBytes = 0;
@@ -118,23 +124,28 @@ final class HudiWrittenFigure {
                 ChildJvm.run(cliCommand(Tables.uri(oursCopy).toString()), logs)
                     .requireSuccess("our CLI on " + oursCopy);
             ours.add(o.nanos());
+            oursCpu.add(o.cpuNanos());
             JsonNode report = JSON.readTree(o.stdout());
             phases.add(phases(report.get("phasesMillis")));
             archived = report.get("filesDeleted").asInt();
           }
-          case 1 ->
-              hudi.add(
-                  ChildJvm.runMain(
-                          HudiArchiveChild.class,
-                          List.of(hudiCopy.toString(), HudiWriter.TABLE_NAME),
-                          logs)
-                      .requireSuccess("Hudi's archiver on " + hudiCopy)
-                      .nanos());
-          default ->
-              floor.add(
-                  ChildJvm.runMain(FloorChild.class, List.of(floorCopy.toString()), logs)
-                      .requireSuccess("the floor on " + floorCopy)
-                      .nanos());
+          case 1 -> {
+            ChildJvm.Outcome o =
+                ChildJvm.runMain(
+                        HudiArchiveChild.class,
+                        List.of(hudiCopy.toString(), HudiWriter.TABLE_NAME),
+                        logs)
+                    .requireSuccess("Hudi's archiver on " + hudiCopy);
+            hudi.add(o.nanos());
+            hudiCpu.add(o.cpuNanos());
+          }
+          default -> {
+            ChildJvm.Outcome o =
+                ChildJvm.runMain(FloorChild.class, List.of(floorCopy.toString()), logs)
+                    .requireSuccess("the floor on " + floorCopy);
+            floor.add(o.nanos());
+            floorCpu.add(o.cpuNanos());
+          }
         }
       }
       ourBytes = archiveBytes(oursCopy);
@@ -153,6 +164,9 @@ final class HudiWrittenFigure {
             oursMedian,
             Timing.median(hudi),
             Timing.median(floor),
+            Timing.median(oursCpu),
+            Timing.median(hudiCpu),
+            Timing.median(floorCpu),
             ourBytes,
             hudiBytes,
             archived,
@@ -163,7 +177,13 @@ final class HudiWrittenFigure {
                 + ", Hudi "
                 + hudi.stream().map(Timing::millis).toList()
                 + ", floor "
-                + floor.stream().map(Timing::millis).toList(),
+                + floor.stream().map(Timing::millis).toList()
+                + " wall; CPU (user + system) ours "
+                + oursCpu.stream().map(Timing::millis).toList()
+                + ", Hudi "
+                + hudiCpu.stream().map(Timing::millis).toList()
+                + ", floor "
+                + floorCpu.stream().map(Timing::millis).toList(),
             same);
     LOG.info(
         "P1 {}: ours {} Hudi {} floor {}; bytes ours {} Hudi {}; phases {}",
@@ -189,6 +209,9 @@ final class HudiWrittenFigure {
     double speedup = (double) m.hudi() / m.ours();
     double overFloor = (double) m.ours() / m.floor();
     double bytes = (double) m.ourBytes() / m.hudiBytes();
+    double cpuSpeedup = (double) m.hudiCpu() / m.oursCpu();
+    double cpuOverFloor = (double) m.oursCpu() / m.floorCpu();
+    String ours = Timing.millis(m.ours()) + " (CPU " + Timing.millis(m.oursCpu()) + ")";
     String common =
         "whole processes, median of "
             + m.repetitions()
@@ -202,9 +225,9 @@ final class HudiWrittenFigure {
         new Row(
             "P1 archival vs Hudi, local disk",
             size,
-            Timing.millis(m.ours()),
-            "Hudi 0.15: " + Timing.millis(m.hudi()),
-            Timing.ratio(speedup) + " (Hudi / ours)",
+            ours,
+            "Hudi 0.15: " + Timing.millis(m.hudi()) + " (CPU " + Timing.millis(m.hudiCpu()) + ")",
+            Timing.ratio(speedup) + " (Hudi / ours; CPU " + Timing.ratio(cpuSpeedup) + ")",
             "≥ 10×",
             speedup >= 10,
             common,
@@ -212,9 +235,13 @@ final class HudiWrittenFigure {
         new Row(
             "P1 archival vs floor, local disk",
             size,
-            Timing.millis(m.ours()),
-            "floor (read + delete every instant file): " + Timing.millis(m.floor()),
-            Timing.ratio(overFloor) + " (ours / floor)",
+            ours,
+            "floor (read + delete every instant file): "
+                + Timing.millis(m.floor())
+                + " (CPU "
+                + Timing.millis(m.floorCpu())
+                + ")",
+            Timing.ratio(overFloor) + " (ours / floor; CPU " + Timing.ratio(cpuOverFloor) + ")",
             "≤ 3×",
             overFloor <= 3,
             common,

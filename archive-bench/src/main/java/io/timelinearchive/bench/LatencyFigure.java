@@ -75,6 +75,8 @@ final class LatencyFigure {
     Path logs = work.resolve("p7-logs");
     List<Long> ours = new ArrayList<>();
     List<Long> hudi = new ArrayList<>();
+    List<Long> oursCpu = new ArrayList<>();
+    List<Long> hudiCpu = new ArrayList<>();
     List<Wire> ourWire = new ArrayList<>();
     List<Wire> hudiWire = new ArrayList<>();
     List<String> phases = new ArrayList<>();
@@ -107,6 +109,7 @@ final class LatencyFigure {
                     "s3://" + oursBucket + "/" + TABLE_KEY, ourS3Config(server, proxy.endpoint())));
             ChildJvm.Outcome o = ChildJvm.run(command, logs).requireSuccess("our CLI on S3");
             ours.add(o.nanos());
+            oursCpu.add(o.cpuNanos());
             ourWire.add(wire());
             JsonNode report = JSON.readTree(o.stdout());
             archived = report.get("filesDeleted").asInt();
@@ -116,10 +119,11 @@ final class LatencyFigure {
             args.add("s3a://" + hudiBucket + "/" + TABLE_KEY);
             args.add(HudiWriter.TABLE_NAME);
             s3aConfig(server, proxy.endpoint()).forEach((k, v) -> args.add(k + "=" + v));
-            hudi.add(
+            ChildJvm.Outcome o =
                 ChildJvm.runMain(HudiArchiveChild.class, args, logs)
-                    .requireSuccess("Hudi's archiver through S3A")
-                    .nanos());
+                    .requireSuccess("Hudi's archiver through S3A");
+            hudi.add(o.nanos());
+            hudiCpu.add(o.cpuNanos());
             hudiWire.add(wire());
           }
         }
@@ -155,8 +159,8 @@ final class LatencyFigure {
         String.format(
             Locale.ROOT,
             "%s instant files (%,d archived) uploaded to S3Proxy; every request held %d ms by the"
-                + " fault proxy; whole processes, median of %d; ours %s (requests %s), Hudi %s"
-                + " (requests %s); serial chain = requests that arrived at least %d ms after the"
+                + " fault proxy; whole processes, median of %d; ours %s wall, %s CPU (requests %s),"
+                + " Hudi %s wall, %s CPU (requests %s); serial chain = requests that arrived at least %d ms after the"
                 + " previous one of the chain, greedily from the first; our phases (median run,"
                 + " ms): %s; %s",
             Timing.count(table.instantFiles()),
@@ -164,8 +168,10 @@ final class LatencyFigure {
             DELAY_MS,
             repetitions,
             ours.stream().map(Timing::millis).toList(),
+            oursCpu.stream().map(Timing::millis).toList(),
             ourWire.stream().map(Wire::describe).toList(),
             hudi.stream().map(Timing::millis).toList(),
+            hudiCpu.stream().map(Timing::millis).toList(),
             hudiWire.stream().map(Wire::describe).toList(),
             DELAY_MS,
             medianRun >= 0 ? phases.get(medianRun) : phases,
