@@ -16,11 +16,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the figures of issue 9 and writes the results table.
+ * Runs the figures of issues 9 and 17 and writes the results table.
  *
  * <pre>
  * java -jar archive-bench/target/archive-bench.jar [--quick] [--only P1,P3] [--out bench/results]
- *     [--work DIR] [--repetitions N] [--big-repetitions N]
+ *     [--work DIR] [--repetitions N] [--big-repetitions N] [--p1-sizes N,N] [--wide-size N]
+ *     [--sample-size N]
  * </pre>
  *
  * {@code --quick} runs every figure at small sizes to check the harness, and writes its table under

@@ -45,10 +45,6 @@ final class HudiWrittenTables {
     }
   }
 
-  Path cache() {
-    return cache;
-  }
-
   /** {@code shape}'s table lengthened to at least {@code instantFiles} instant files. */
   Table get(HudiWriter.Shape shape, int instantFiles) throws Exception {
     Path dir = cache.resolve(shape.name() + "-" + instantFiles);
