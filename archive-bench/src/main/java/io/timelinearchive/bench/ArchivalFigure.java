@@ -86,21 +86,12 @@ final class ArchivalFigure {
         }
       }
       archivedFiles = result[0].archived().size();
-      Set<String> oursLeft = Tables.activeFiles(ours);
-      Set<String> hudiLeft = Tables.activeFiles(hudi);
-      if (!oursLeft.equals(hudiLeft)) {
-        Set<String> onlyOurs = new TreeSet<>(oursLeft);
-        onlyOurs.removeAll(hudiLeft);
-        Set<String> onlyHudi = new TreeSet<>(hudiLeft);
-        onlyHudi.removeAll(oursLeft);
-        String diff =
-            "different active timelines left: only ours kept "
-                + first(onlyOurs)
-                + ", only Hudi kept "
-                + first(onlyHudi);
-        LOG.warn("P1 {}: {}", size, diff);
-        if (!notes.contains(diff)) {
-          notes.add(diff);
+      java.util.Optional<String> diff =
+          Tables.difference(Tables.activeFiles(ours), Tables.activeFiles(hudi));
+      if (diff.isPresent()) {
+        LOG.warn("P1 {}: {}", size, diff.get());
+        if (!notes.contains(diff.get())) {
+          notes.add(diff.get());
         }
       }
       if (rep < repetitions - 1) {
@@ -171,9 +162,4 @@ final class ArchivalFigure {
     }
   }
 
-  private static String first(Set<String> names) {
-    return names.size() <= 3
-        ? names.toString()
-        : names.stream().limit(3).toList() + " and " + (names.size() - 3) + " more";
-  }
 }

@@ -38,6 +38,21 @@ final class Hudi {
     return HoodieTableMetaClient.builder().setConf(storageConf()).setBasePath(uri(table)).build();
   }
 
+  /**
+   * The settings every Hudi client of the bench shares, those that make it work on a local disk
+   * (docs/HUDI-FORMAT.md §6): no metadata table, no timeline server, direct markers, the in-memory
+   * index.
+   */
+  static Properties clientProperties(String tableName) {
+    Properties p = new Properties();
+    p.put("hoodie.table.name", tableName);
+    p.put("hoodie.metadata.enable", "false");
+    p.put("hoodie.embed.timeline.server", "false");
+    p.put("hoodie.write.markers.type", "DIRECT");
+    p.put("hoodie.index.type", "INMEMORY");
+    return p;
+  }
+
   /** One run of Hudi's archiver with {@code settings} (Hudi's keys), as after a commit. */
   static boolean archive(Path table, String tableName, Map<String, String> settings)
       throws IOException {
@@ -53,13 +68,8 @@ final class Hudi {
       throws IOException {
     StorageConfiguration<Configuration> conf = HadoopFSUtils.getStorageConf(hadoopConf);
     HoodieJavaEngineContext context = new HoodieJavaEngineContext(conf);
-    Properties p = new Properties();
-    p.put("hoodie.table.name", tableName);
-    p.put("hoodie.metadata.enable", "false");
-    p.put("hoodie.embed.timeline.server", "false");
-    p.put("hoodie.write.markers.type", "DIRECT");
+    Properties p = clientProperties(tableName);
     p.put("hoodie.archive.automatic", "true");
-    p.put("hoodie.index.type", "INMEMORY");
     p.putAll(settings);
     HoodieWriteConfig config =
         HoodieWriteConfig.newBuilder()

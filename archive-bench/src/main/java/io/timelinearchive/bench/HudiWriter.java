@@ -103,17 +103,12 @@ final class HudiWriter {
     }
   }
 
-  /** Writing settings that work on a local disk (docs/HUDI-FORMAT.md §6); cleaning keeps 2. */
+  /** Writing settings: Hudi's local-disk ones, archival off, an inline clean keeping 2 commits. */
   private static HoodieWriteConfig writeConfig(String basePath, Schema schema) {
-    Properties p = new Properties();
-    p.put("hoodie.table.name", TABLE_NAME);
+    Properties p = Hudi.clientProperties(TABLE_NAME);
     p.put("hoodie.datasource.write.recordkey.field", "key");
     p.put("hoodie.datasource.write.partitionpath.field", "partition");
     p.put("hoodie.datasource.write.precombine.field", "ts");
-    p.put("hoodie.index.type", "INMEMORY");
-    p.put("hoodie.metadata.enable", "false");
-    p.put("hoodie.embed.timeline.server", "false");
-    p.put("hoodie.write.markers.type", "DIRECT");
     p.put("hoodie.archive.automatic", "false");
     p.put("hoodie.clean.automatic", "true");
     p.put("hoodie.auto.commit", "false");

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -290,29 +289,16 @@ final class HudiWrittenFigure {
     return bytes;
   }
 
-  private static String compareTimelines(Path ours, Path hudi, String previous) throws IOException {
+  private static String compareTimelines(Path ours, Path hudi, String previous)
+      throws IOException {
     Set<String> oursLeft = Tables.activeFiles(ours);
-    Set<String> hudiLeft = Tables.activeFiles(hudi);
-    if (oursLeft.equals(hudiLeft)) {
-      return previous != null
-          ? previous
-          : "same active timeline left by both (" + Timing.count(oursLeft.size()) + " files)";
+    java.util.Optional<String> diff = Tables.difference(oursLeft, Tables.activeFiles(hudi));
+    if (diff.isPresent()) {
+      LOG.warn("P1: {}", diff.get());
+      return diff.get();
     }
-    Set<String> onlyOurs = new TreeSet<>(oursLeft);
-    onlyOurs.removeAll(hudiLeft);
-    Set<String> onlyHudi = new TreeSet<>(hudiLeft);
-    onlyHudi.removeAll(oursLeft);
-    String diff =
-        "DIFFERENT active timelines left: only ours kept "
-            + onlyOurs.stream().limit(3).toList()
-            + " ("
-            + onlyOurs.size()
-            + "), only Hudi kept "
-            + onlyHudi.stream().limit(3).toList()
-            + " ("
-            + onlyHudi.size()
-            + ")";
-    LOG.warn("P1: {}", diff);
-    return diff;
+    return previous != null
+        ? previous
+        : "same active timeline left by both (" + Timing.count(oursLeft.size()) + " files)";
   }
 }

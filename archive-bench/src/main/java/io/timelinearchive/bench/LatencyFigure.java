@@ -129,20 +129,9 @@ final class LatencyFigure {
         }
         Set<String> oursLeft = activeKeys(server.admin(), oursBucket);
         Set<String> hudiLeft = activeKeys(server.admin(), hudiBucket);
-        if (!oursLeft.equals(hudiLeft)) {
-          Set<String> onlyOurs = new TreeSet<>(oursLeft);
-          onlyOurs.removeAll(hudiLeft);
-          Set<String> onlyHudi = new TreeSet<>(hudiLeft);
-          onlyHudi.removeAll(oursLeft);
-          same =
-              "DIFFERENT active timelines left: only ours kept "
-                  + onlyOurs.size()
-                  + " "
-                  + onlyOurs.stream().limit(3).toList()
-                  + ", only Hudi kept "
-                  + onlyHudi.size()
-                  + " "
-                  + onlyHudi.stream().limit(3).toList();
+        java.util.Optional<String> diff = Tables.difference(oursLeft, hudiLeft);
+        if (diff.isPresent()) {
+          same = diff.get();
           LOG.warn("P7: {}", same);
         } else if (same == null) {
           same = "same active timeline left by both (" + oursLeft.size() + " files)";
