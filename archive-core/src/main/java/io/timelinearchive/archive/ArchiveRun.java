@@ -81,6 +81,9 @@ final class ArchiveRun {
       report.warnAll(plan.warnings());
 
       report.enter(Phase.READ);
+      if (!plan.isEmpty()) {
+        MetaFolderWriteCheck.check(storage, table.metaFolder());
+      }
       archived = new EntryPipeline(storage, settings, lock, report).archive(plan, active, folder);
       if (!archived.instants().isEmpty()) {
         deleter.delete(archived.files());

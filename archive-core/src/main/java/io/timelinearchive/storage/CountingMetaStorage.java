@@ -3,6 +3,7 @@ package io.timelinearchive.storage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -47,6 +48,12 @@ public final class CountingMetaStorage extends ForwardingMetaStorage {
   public FileIterator list(StorageLocation folder) throws IOException {
     list.increment();
     return delegate.list(folder);
+  }
+
+  @Override
+  public List<StorageLocation> listFolders(StorageLocation folder) throws IOException {
+    list.increment();
+    return delegate.listFolders(folder);
   }
 
   @Override

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -24,6 +25,11 @@ public abstract class ForwardingMetaStorage implements MetaStorage, ServiceReque
   @Override
   public FileIterator list(StorageLocation folder) throws IOException {
     return delegate.list(folder);
+  }
+
+  @Override
+  public List<StorageLocation> listFolders(StorageLocation folder) throws IOException {
+    return delegate.listFolders(folder);
   }
 
   @Override

@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -40,6 +41,16 @@ public interface MetaStorage extends Closeable {
    * as empty (object stores have no folders).
    */
   FileIterator list(StorageLocation folder) throws IOException;
+
+  /**
+   * The direct sub-folders of {@code folder}, sorted by name (UTF-8 byte order), read from the
+   * store page by page. On an object store a sub-folder is a name some key continues with {@code
+   * /}: the common prefixes of one delimiter listing, never a listing of the files below them, so
+   * an empty folder is none. On a file system it is a directory. Files are not listed and
+   * sub-folders not descended into. A folder that does not exist lists as empty. The archiver never
+   * calls this: it finds tables below a prefix.
+   */
+  List<StorageLocation> listFolders(StorageLocation folder) throws IOException;
 
   /**
    * The whole content of a file.

@@ -105,6 +105,21 @@ final class LocalMetaStorage implements MetaStorage {
     return FileIterator.of(entries.stream().map(Named::entry).toList());
   }
 
+  @Override
+  public List<StorageLocation> listFolders(StorageLocation folder) throws IOException {
+    Path dir = path(folder);
+    List<String> names = new ArrayList<>();
+    try (DirectoryStream<Path> children = Files.newDirectoryStream(dir, Files::isDirectory)) {
+      for (Path child : children) {
+        names.add(child.getFileName().toString());
+      }
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      return List.of();
+    }
+    names.sort(Utf8Order.COMPARATOR);
+    return names.stream().map(folder::resolve).toList();
+  }
+
   // Sorted by the name read from the folder: deriving it from each entry's location per comparison
   // was a tenth of listing a large timeline.
   private record Named(String name, FileEntry entry) {}
