@@ -289,8 +289,7 @@ final class HudiWrittenFigure {
     return bytes;
   }
 
-  private static String compareTimelines(Path ours, Path hudi, String previous)
-      throws IOException {
+  private static String compareTimelines(Path ours, Path hudi, String previous) throws IOException {
     Set<String> oursLeft = Tables.activeFiles(ours);
     java.util.Optional<String> diff = Tables.difference(oursLeft, Tables.activeFiles(hudi));
     if (diff.isPresent()) {
