@@ -16,11 +16,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the figures of issue 9 and writes the results table.
+ * Runs the figures of issues 9 and 17 and writes the results table.
  *
  * <pre>
  * java -jar archive-bench/target/archive-bench.jar [--quick] [--only P1,P3] [--out bench/results]
- *     [--work DIR] [--repetitions N] [--big-repetitions N]
+ *     [--work DIR] [--repetitions N] [--big-repetitions N] [--p1-sizes N,N] [--wide-size N]
+ *     [--sample-size N]
  * </pre>
  *
  * {@code --quick} runs every figure at small sizes to check the harness, and writes its table under
@@ -33,14 +34,25 @@ public final class BenchMain {
   private BenchMain() {}
 
   record Options(
-      boolean quick, Set<String> only, Path out, Path work, int repetitions, int bigRepetitions) {
+      boolean quick,
+      Set<String> only,
+      Path out,
+      Path work,
+      int repetitions,
+      int bigRepetitions,
+      List<Integer> p1Sizes,
+      int wideSize,
+      int sampleSize) {
     static Options parse(String[] args) throws IOException {
       boolean quick = false;
-      Set<String> only = new LinkedHashSet<>(List.of("P1", "P2", "P3", "P4", "P5"));
+      Set<String> only = new LinkedHashSet<>(List.of("P1", "P2", "P3", "P4", "P5", "P7"));
       Path out = Path.of("bench", "results");
       Path work = null;
       Integer repetitions = null;
       int bigRepetitions = 1;
+      List<Integer> p1Sizes = null;
+      Integer wideSize = null;
+      Integer sampleSize = null;
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
           case "--quick" -> quick = true;
@@ -55,12 +67,23 @@ public final class BenchMain {
           case "--repetitions" -> repetitions = Integer.parseInt(value(args, ++i, "--repetitions"));
           case "--big-repetitions" ->
               bigRepetitions = Integer.parseInt(value(args, ++i, "--big-repetitions"));
+          case "--p1-sizes" -> {
+            p1Sizes = new ArrayList<>();
+            for (String n : value(args, ++i, "--p1-sizes").split(",")) {
+              if (!n.isBlank()) {
+                p1Sizes.add(Integer.parseInt(n.strip()));
+              }
+            }
+          }
+          case "--wide-size" -> wideSize = Integer.parseInt(value(args, ++i, "--wide-size"));
+          case "--sample-size" -> sampleSize = Integer.parseInt(value(args, ++i, "--sample-size"));
           default ->
               throw new IllegalArgumentException(
                   "unknown option "
                       + args[i]
-                      + "; usage: [--quick] [--only P1,P2,P3,P4,P5] [--out DIR] [--work DIR]"
-                      + " [--repetitions N] [--big-repetitions N]");
+                      + "; usage: [--quick] [--only P1,P2,P3,P4,P5,P7] [--out DIR] [--work DIR]"
+                      + " [--repetitions N] [--big-repetitions N] [--p1-sizes N,N]"
+                      + " [--wide-size N] [--sample-size N]");
         }
       }
       if (work == null) {
@@ -72,7 +95,10 @@ public final class BenchMain {
           out,
           work,
           repetitions != null ? repetitions : quick ? 1 : 3,
-          bigRepetitions);
+          bigRepetitions,
+          p1Sizes != null ? p1Sizes : quick ? List.of(1_000) : List.of(10_000, 24_000, 100_000),
+          wideSize != null ? wideSize : quick ? 1_000 : 10_000,
+          sampleSize != null ? sampleSize : quick ? 1_000 : 10_000);
     }
 
     private static String value(String[] args, int i, String option) {
@@ -106,25 +132,21 @@ public final class BenchMain {
     boolean quick = options.quick();
     int reps = options.repetitions();
     Path hudiArchived = null;
-    if (options.only().contains("P1") || options.only().contains("P4")) {
-      ZonedDateTime start = now();
-      ArchivalFigure p1 = new ArchivalFigure(work, templates);
-      if (options.only().contains("P1")) {
-        p1.warmUp();
+    if (options.only().contains("P1")) {
+      // one saved figure per table, so that one table can be measured again alone
+      runs.addAll(hudiWritten(options, machine));
+      if (options.sampleSize() > 0) {
+        // the sample table of the earlier figures, in process, as an extra line
+        ZonedDateTime start = now();
+        ArchivalFigure sample = new ArchivalFigure(work, templates);
+        sample.warmUp();
+        Row row = sample.measure(options.sampleSize(), reps);
+        runs.add(new Results.FigureRun("P1-sample", start, machine, List.of(row)));
       }
-      int[] sizes = quick ? new int[] {1_000, 5_000} : new int[] {1_000, 10_000, 100_000};
-      if (options.only().contains("P1")) {
-        List<Row> rows = new ArrayList<>();
-        for (int size : sizes) {
-          // the 100,000-file runs take minutes each: fewer of them
-          rows.add(p1.measure(size, size >= 100_000 ? options.bigRepetitions() : reps));
-        }
-        runs.add(new Results.FigureRun("P1", start, machine, rows));
-      } else {
-        // P4 alone: only Hudi's archive of the largest table is needed
-        p1.hudiArchivedOnly(sizes[sizes.length - 1]);
-      }
-      hudiArchived = p1.hudiArchivedTable();
+    }
+    if (options.only().contains("P4")) {
+      // Hudi's archive of the largest sample table, read by both readers
+      hudiArchived = new ArchivalFigure(work, templates).hudiArchivedOnly(quick ? 5_000 : 100_000);
     }
     if (options.only().contains("P2")) {
       ZonedDateTime start = now();
@@ -152,6 +174,47 @@ public final class BenchMain {
               start,
               machine,
               List.of(new MemoryFigure(work, templates).measure(quick ? 5_000 : 100_000, "256m"))));
+    }
+    if (options.only().contains("P7")) {
+      ZonedDateTime start = now();
+      // 1,000 instants: commits and cleans, 3 files each
+      HudiWrittenTables.Table table =
+          HudiWrittenTables.besideBuild().get(HudiWriter.Shape.NARROW, quick ? 600 : 3_000);
+      LatencyFigure p7 =
+          new LatencyFigure(
+              work, HudiWrittenFigure.defaultCliJar(HudiWrittenTables.benchTarget()), reps);
+      runs.add(new Results.FigureRun("P7", start, machine, List.of(p7.measure(table))));
+    }
+    return runs;
+  }
+
+  /** P1 on tables Hudi's write client wrote, lengthened: narrow at some sizes, and wide. */
+  private static List<Results.FigureRun> hudiWritten(Options options, Results.Machine machine)
+      throws Exception {
+    HudiWrittenTables tables = HudiWrittenTables.besideBuild();
+    HudiWrittenFigure figure =
+        new HudiWrittenFigure(
+            options.work(), HudiWrittenFigure.defaultCliJar(HudiWrittenTables.benchTarget()));
+    List<Results.FigureRun> runs = new ArrayList<>();
+    for (int size : options.p1Sizes()) {
+      ZonedDateTime start = now();
+      // the 100,000-file runs take minutes each: --big-repetitions of them
+      int repetitions = size >= 100_000 ? options.bigRepetitions() : options.repetitions();
+      List<Row> rows =
+          figure.rows(
+              figure.measure(tables.get(HudiWriter.Shape.NARROW, size), repetitions),
+              "Hudi-written, commits and inline cleans");
+      runs.add(
+          new Results.FigureRun(String.format(Locale.ROOT, "P1-%06d", size), start, machine, rows));
+    }
+    if (options.wideSize() > 0) {
+      ZonedDateTime start = now();
+      List<Row> rows =
+          figure.rows(
+              figure.measure(
+                  tables.get(HudiWriter.Shape.WIDE, options.wideSize()), options.repetitions()),
+              "Hudi-written, wide (200-column schema, 200 write stats per commit)");
+      runs.add(new Results.FigureRun("P1-wide", start, machine, rows));
     }
     return runs;
   }

@@ -38,28 +38,48 @@ final class Hudi {
     return HoodieTableMetaClient.builder().setConf(storageConf()).setBasePath(uri(table)).build();
   }
 
-  /** One run of Hudi's archiver with {@code settings} (Hudi's keys), as after a commit. */
-  static boolean archive(Path table, String tableName, Map<String, String> settings)
-      throws IOException {
-    StorageConfiguration<Configuration> conf = storageConf();
-    HoodieJavaEngineContext context = new HoodieJavaEngineContext(conf);
+  /**
+   * The settings every Hudi client of the bench shares, those that make it work on a local disk
+   * (docs/HUDI-FORMAT.md §6): no metadata table, no timeline server, direct markers, the in-memory
+   * index.
+   */
+  static Properties clientProperties(String tableName) {
     Properties p = new Properties();
     p.put("hoodie.table.name", tableName);
     p.put("hoodie.metadata.enable", "false");
     p.put("hoodie.embed.timeline.server", "false");
     p.put("hoodie.write.markers.type", "DIRECT");
-    p.put("hoodie.archive.automatic", "true");
     p.put("hoodie.index.type", "INMEMORY");
+    return p;
+  }
+
+  /** One run of Hudi's archiver with {@code settings} (Hudi's keys), as after a commit. */
+  static boolean archive(Path table, String tableName, Map<String, String> settings)
+      throws IOException {
+    return archive(uri(table), new Configuration(), tableName, settings);
+  }
+
+  /**
+   * One run of Hudi's archiver on the table at {@code basePath} (any file system Hadoop has, e.g.
+   * {@code s3a://bucket/table} with {@code hadoopConf}'s {@code fs.s3a.*} settings).
+   */
+  static boolean archive(
+      String basePath, Configuration hadoopConf, String tableName, Map<String, String> settings)
+      throws IOException {
+    StorageConfiguration<Configuration> conf = HadoopFSUtils.getStorageConf(hadoopConf);
+    HoodieJavaEngineContext context = new HoodieJavaEngineContext(conf);
+    Properties p = clientProperties(tableName);
+    p.put("hoodie.archive.automatic", "true");
     p.putAll(settings);
     HoodieWriteConfig config =
         HoodieWriteConfig.newBuilder()
-            .withPath(uri(table))
+            .withPath(basePath)
             .withSchema(SCHEMA)
             .forTable(tableName)
             .withProps(p)
             .build();
     HoodieTableMetaClient metaClient =
-        HoodieTableMetaClient.builder().setConf(conf).setBasePath(uri(table)).build();
+        HoodieTableMetaClient.builder().setConf(conf).setBasePath(basePath).build();
     HoodieJavaTable<HoodieAvroPayload> hoodieTable =
         HoodieJavaTable.create(config, context, metaClient);
     HoodieTimelineArchiver<HoodieAvroPayload, ?, ?, ?> archiver =

@@ -91,6 +91,31 @@ final class Tables {
     return names;
   }
 
+  /**
+   * What only one side kept, when the active timelines {@code ours} and {@code hudi} (instant file
+   * names) differ; empty when they are the same.
+   */
+  static java.util.Optional<String> difference(Set<String> ours, Set<String> hudi) {
+    if (ours.equals(hudi)) {
+      return java.util.Optional.empty();
+    }
+    Set<String> onlyOurs = new TreeSet<>(ours);
+    onlyOurs.removeAll(hudi);
+    Set<String> onlyHudi = new TreeSet<>(hudi);
+    onlyHudi.removeAll(ours);
+    return java.util.Optional.of(
+        "different active timelines left: only ours kept "
+            + first(onlyOurs)
+            + ", only Hudi kept "
+            + first(onlyHudi));
+  }
+
+  private static String first(Set<String> names) {
+    return names.size() <= 3
+        ? names.toString()
+        : names.stream().limit(3).toList() + " and " + (names.size() - 3) + " more";
+  }
+
   static long countFiles(Path folder) throws IOException {
     if (!Files.isDirectory(folder)) {
       return 0;
