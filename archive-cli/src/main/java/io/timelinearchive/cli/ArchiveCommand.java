@@ -14,6 +14,7 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 @Command(
+    mixinStandardHelpOptions = true,
     name = "archive",
     description =
         "Archive what the retention rules select: append it to the archive, then delete it from"
@@ -32,6 +33,8 @@ final class ArchiveCommand implements Callable<Integer> {
   @Option(names = "--dry-run", description = "Show what would be archived; change nothing.")
   boolean dryRun;
 
+  @Mixin PlanListing listing;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
@@ -41,12 +44,12 @@ final class ArchiveCommand implements Callable<Integer> {
             table, options.config(spec), PauseHook.wrap(new ProgressListener(err), err))) {
       if (dryRun) {
         ArchivalPlan plan = archiver.plan();
-        PlanCommand.print(out, root.json, plan, archiver.rules(), true);
+        PlanCommand.print(out, root.json, table, plan, archiver.rules(), listing, true);
         return TimelineArchiveCommand.EXIT_OK;
       }
       ArchiveResult result = archiver.archiveIfRequired();
       if (root.json) {
-        Output.json(out, Reports.result(result));
+        Output.json(out, Reports.result(table, result));
       } else {
         Reports.printResult(out, result);
       }
