@@ -35,13 +35,15 @@ final class ArchiveCommand implements Callable<Integer> {
 
   @Mixin PlanListing listing;
 
+  @Mixin ProgressOption progress;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     try (TimelineArchiver archiver =
         TimelineArchiver.open(
-            table, options.config(spec), PauseHook.wrap(new ProgressListener(err), err))) {
+            table, options.config(spec), PauseHook.wrap(ProgressListener.of(progress, err), err))) {
       if (dryRun) {
         ArchivalPlan plan = archiver.plan();
         PlanCommand.print(out, root.json, table, plan, archiver.rules(), listing, true);

@@ -53,6 +53,8 @@ final class DemoCommand implements Callable<Integer> {
               + " archive on it.")
   boolean noArchive;
 
+  @picocli.CommandLine.Mixin ProgressOption progress;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
@@ -83,7 +85,7 @@ final class DemoCommand implements Callable<Integer> {
     ArchiveResult result;
     try (TimelineArchiver archiver =
         TimelineArchiver.open(
-            base.toString(), config, new ProgressListener(spec.commandLine().getErr()))) {
+            base.toString(), config, ProgressListener.of(progress, spec.commandLine().getErr()))) {
       result = archiver.archiveIfRequired();
     }
     Set<TimelineInstant> active = new HashSet<>();
@@ -147,9 +149,10 @@ final class DemoCommand implements Callable<Integer> {
               "show archived " + folder.toAbsolutePath() + " --limit 10",
               "show archived " + folder.toAbsolutePath() + " --action clean --details",
               "show active " + folder.toAbsolutePath() + " --state completed",
-              "plan " + folder.toAbsolutePath(),
-              "demo --no-archive    (a sample table that still needs archiving, for plan and"
-                  + " archive)"));
+              "plan " + folder.toAbsolutePath()));
+      out.println(
+          "for a sample table that still needs archiving, to try plan and archive on: "
+              + "timeline-archive demo --no-archive");
     }
     out.flush();
     return complete ? TimelineArchiveCommand.EXIT_OK : TimelineArchiveCommand.EXIT_FAILURE;

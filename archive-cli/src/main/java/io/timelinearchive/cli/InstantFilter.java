@@ -48,9 +48,7 @@ final class InstantFilter {
 
   /** The entries whose instant matches {@code --action} and {@code --state}, in their order. */
   <T> List<T> matching(List<T> entries, Function<T, TimelineInstant> instant) {
-    return entries.stream()
-        .filter(e -> matches(instant.apply(e)))
-        .toList();
+    return entries.stream().filter(e -> matches(instant.apply(e))).toList();
   }
 
   /** The first {@code --limit} entries, or all. */

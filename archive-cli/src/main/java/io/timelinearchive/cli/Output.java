@@ -27,8 +27,8 @@ final class Output {
   }
 
   /**
-   * Under {@code --json}, a failure on standard output too, so that a script reading JSON sees
-   * it: {@code {"schemaVersion":1,"error":"…","exitCode":3}}.
+   * Under {@code --json}, a failure on standard output too, so that a script reading JSON sees it:
+   * {@code {"schemaVersion":1,"error":"…","exitCode":3}}.
    */
   static void error(PrintWriter out, String message, int exitCode) {
     Map<String, Object> m = new LinkedHashMap<>();

@@ -165,7 +165,8 @@ final class ShowCommand {
           }
           json.put("instantFiles", instants);
           json.put(
-              "instants", Reports.instantCount(listed.stream().map(ArchivedInstant::instant).toList()));
+              "instants",
+              Reports.instantCount(listed.stream().map(ArchivedInstant::instant).toList()));
           json.put("instantFilesMatched", matching.size());
           json.put("archiveFiles", archived.files().stream().map(Reports::archiveFile).toList());
           Output.json(out, json);

@@ -80,9 +80,9 @@ class TimelineArchiveJarIT {
   void theCommandsReadAndArchiveTheDemoTable() throws Exception {
     Run archived = jar("show", "archived", demo.toString(), "--json");
     assertThat(archived.exitCode()).as("stderr: %s", archived.err()).isZero();
-    int count = archived.json().get("count").asInt();
+    int count = archived.json().get("instantFilesMatched").asInt();
     assertThat(count).isPositive();
-    assertThat(archived.json().get("instants")).hasSize(count);
+    assertThat(archived.json().get("instantFiles")).hasSize(count);
 
     Run again = jar("archive", demo.toString());
     assertThat(again.exitCode()).as("stderr: %s", again.err()).isZero();
