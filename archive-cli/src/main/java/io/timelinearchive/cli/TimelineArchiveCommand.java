@@ -20,7 +20,6 @@ import picocli.CommandLine.ScopeType;
 
 /** {@code timeline-archive}: archive, plan and inspect Hudi timelines from the shell. */
 @Command(
-    mixinStandardHelpOptions = true,
     name = "timeline-archive",
     mixinStandardHelpOptions = true,
     versionProvider = TimelineArchiveCommand.Version.class,
