@@ -32,7 +32,7 @@ import picocli.CommandLine.ScopeType;
       ShowCommand.class,
       UnarchiveCommand.class,
       UnlockCommand.class,
-      CommandLine.HelpCommand.class
+      HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {

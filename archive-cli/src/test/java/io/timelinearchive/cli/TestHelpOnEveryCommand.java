@@ -62,4 +62,14 @@ class TestHelpOnEveryCommand {
         .contains("--to=TS", "Only instants at or before this time.")
         .contains("--details", "Also print each instant's archived metadata.");
   }
+
+  @org.junit.jupiter.api.Test
+  void helpOnAnUnknownCommandIsAUsageErrorNamingTheCommandsThere() {
+    Cli.Run run = Cli.run("help", "show", "archve");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.errLines())
+        .first()
+        .isEqualTo("error: no command 'archve' in 'timeline-archive show'; its commands: active, archived");
+  }
 }
