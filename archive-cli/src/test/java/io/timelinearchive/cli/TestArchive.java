@@ -124,6 +124,10 @@ class TestArchive {
     assertThat(planJson.has("dryRun")).as("no dryRun: false noise").isFalse();
     assertThat(plan.outLines()).doesNotContain("dry run: nothing was changed");
 
+    List<String> listed =
+        Cli.ok(args("plan", table.toString(), Tables.AGGRESSIVE, "--list")).outLines();
+    List<String> firstTwo =
+        Cli.ok(args("plan", table.toString(), Tables.AGGRESSIVE, "--limit", "2")).outLines();
     JsonNode result = Cli.ok(args("archive", table.toString(), Tables.AGGRESSIVE, "--json")).json();
     List<String> archived = lines(result.get("instantFiles"));
     assertThat(lines(planJson.get("instantFiles"))).containsExactlyElementsOf(archived);
@@ -137,11 +141,9 @@ class TestArchive {
         .startsWith(archived.size() + " instant file(s) of 13 instant(s) would be archived")
         .doesNotContainAnyElementsOf(archived)
         .endsWith("--list prints every instant file, --limit N the first N");
-    List<String> listed =
-        Cli.ok(args("plan", table.toString(), Tables.AGGRESSIVE, "--list")).outLines();
     assertThat(listed.subList(listed.size() - archived.size(), listed.size()))
         .containsExactlyElementsOf(archived);
-    assertThat(Cli.ok(args("plan", table.toString(), Tables.AGGRESSIVE, "--limit", "2")).outLines())
+    assertThat(firstTwo)
         .containsSubsequence(
             archived.get(0),
             archived.get(1),

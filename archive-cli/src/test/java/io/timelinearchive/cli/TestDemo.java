@@ -64,7 +64,7 @@ class TestDemo {
         .isEqualTo(
             "for a sample table that still needs archiving, to try plan and archive on: "
                 + "timeline-archive demo --no-archive");
-    assertNextCommandsRun(out, "show archived " + folder.toAbsolutePath());
+    assertNextCommandsRun(out, "show archived " + folder.toAbsolutePath() + " --limit 10");
   }
 
   @Test

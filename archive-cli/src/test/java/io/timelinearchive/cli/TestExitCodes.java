@@ -221,7 +221,8 @@ class TestExitCodes {
     Cli.Run run = Cli.run("--json", "show", "archived", table.toString());
 
     assertThat(run.exitCode()).isEqualTo(3);
-    assertThat(run.out()).isEmpty();
+    // under --json the error is JSON on standard output too
+    assertThat(run.json().get("exitCode").asInt()).isEqualTo(3);
     assertThat(run.errLines()).hasSize(1);
     assertThat(run.errLines().get(0))
         .startsWith(

@@ -70,6 +70,7 @@ class TestHelpOnEveryCommand {
     assertThat(run.exitCode()).isEqualTo(2);
     assertThat(run.errLines())
         .first()
-        .isEqualTo("error: no command 'archve' in 'timeline-archive show'; its commands: active, archived");
+        .isEqualTo(
+            "error: no command 'archve' in 'timeline-archive show'; its commands: active, archived");
   }
 }

@@ -22,9 +22,9 @@ class TestJsonVocabulary {
     List<JsonNode> outputs =
         new java.util.ArrayList<>(
             List.of(
-                Cli.ok("--json", "plan", uri, "--min", "2", "--max", "4").json(),
-                Cli.ok("--json", "archive", uri, "--min", "2", "--max", "4", "--dry-run").json(),
-                Cli.ok("--json", "archive", uri, "--min", "2", "--max", "4").json(),
+                Cli.ok("--json", "plan", uri, "--min", "2", "--max", "4", "--conf", "hoodie.cleaner.commits.retained=1").json(),
+                Cli.ok("--json", "archive", uri, "--min", "2", "--max", "4", "--conf", "hoodie.cleaner.commits.retained=1", "--dry-run").json(),
+                Cli.ok("--json", "archive", uri, "--min", "2", "--max", "4", "--conf", "hoodie.cleaner.commits.retained=1").json(),
                 Cli.ok("--json", "show", "active", uri).json(),
                 Cli.ok("--json", "show", "archived", uri).json(),
                 Cli.ok("--json", "unlock", uri, "--owner", "nobody").json()));
@@ -52,8 +52,8 @@ class TestJsonVocabulary {
     Tables.write(table, Tables.SMALL);
     String uri = table.toString();
 
-    JsonNode plan = Cli.ok("--json", "plan", uri, "--min", "2", "--max", "4").json();
-    JsonNode archive = Cli.ok("--json", "archive", uri, "--min", "2", "--max", "4").json();
+    JsonNode plan = Cli.ok("--json", "plan", uri, "--min", "2", "--max", "4", "--conf", "hoodie.cleaner.commits.retained=1").json();
+    JsonNode archive = Cli.ok("--json", "archive", uri, "--min", "2", "--max", "4", "--conf", "hoodie.cleaner.commits.retained=1").json();
     JsonNode archived = Cli.ok("--json", "show", "archived", uri).json();
     JsonNode active = Cli.ok("--json", "show", "active", uri).json();
 

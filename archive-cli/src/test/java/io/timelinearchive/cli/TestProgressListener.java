@@ -44,7 +44,8 @@ class TestProgressListener {
     // 8,962 deletes at 1,000/s take 9 s: a line at each whole second, never two within one
     assertThat(err.toString().lines())
         .hasSize(8)
-        .startsWith("delete completed 1,000/8,962 (1,000/s)", "delete completed 2,000/8,962 (1,000/s)")
+        .startsWith(
+            "delete completed 1,000/8,962 (1,000/s)", "delete completed 2,000/8,962 (1,000/s)")
         .endsWith("delete completed 8,000/8,962 (1,000/s)");
   }
 

@@ -58,7 +58,8 @@ class TestReadmeJavaCompiles {
     assertThat(status).as("javac:%n%s", diagnostics.toString(StandardCharsets.UTF_8)).isZero();
 
     Path table = work.resolve("table");
-    Tables.write(table, Tables.SMALL);
+    // the demo's table: the example's settings, Hudi's defaults, archive part of it
+    Tables.write(table, io.timelinearchive.sample.SampleTable.Spec.demo());
     String printed = runMain(classes, "ArchiveAfterCommit", table.toString());
     assertThat(names).contains("ArchiveAfterCommit");
     assertThat(Tables.archiveFile(table, 1)).exists();

@@ -30,7 +30,7 @@ class TestShowArchived {
     }
     List<String> args = new ArrayList<>(List.of("archive", table.toString(), "--json"));
     args.addAll(Tables.AGGRESSIVE);
-    archived = lines(Cli.ok(args.toArray(String[]::new)).json().get("archived"));
+    archived = lines(Cli.ok(args.toArray(String[]::new)).json().get("instantFiles"));
     assertThat(archived).hasSize(39);
   }
 
