@@ -15,6 +15,7 @@ import picocli.CommandLine.Spec;
 
 @Command(
     mixinStandardHelpOptions = true,
+    versionProvider = TimelineArchiveCommand.Version.class,
     name = "archive",
     description =
         "Archive what the retention rules select: append it to the archive, then delete it from"

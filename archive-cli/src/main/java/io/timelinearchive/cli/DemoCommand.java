@@ -32,6 +32,7 @@ import picocli.CommandLine.Spec;
 
 @Command(
     mixinStandardHelpOptions = true,
+    versionProvider = TimelineArchiveCommand.Version.class,
     name = "demo",
     description =
         "Write a sample Hudi table on local disk, archive it with the default settings, and read"

@@ -17,6 +17,7 @@ import picocli.CommandLine.Parameters;
     name = "help",
     helpCommand = true,
     mixinStandardHelpOptions = true,
+    versionProvider = TimelineArchiveCommand.Version.class,
     description = "Describe a command and its options: help show archived.")
 final class HelpCommand implements CommandLine.IHelpCommandInitializable2, Callable<Integer> {
   @Parameters(paramLabel = "COMMAND", arity = "0..*", description = "The command, and subcommand")

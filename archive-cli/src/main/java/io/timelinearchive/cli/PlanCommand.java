@@ -14,6 +14,7 @@ import picocli.CommandLine.Spec;
 
 @Command(
     mixinStandardHelpOptions = true,
+    versionProvider = TimelineArchiveCommand.Version.class,
     name = "plan",
     description = "Show what would be archived now and why selection stops there; change nothing.")
 final class PlanCommand implements Callable<Integer> {

@@ -24,6 +24,7 @@ import picocli.CommandLine.Spec;
 
 @Command(
     mixinStandardHelpOptions = true,
+    versionProvider = TimelineArchiveCommand.Version.class,
     name = "show",
     description = "List instants, one line per state file: <time> <action> <state>, then a count.",
     subcommands = {ShowCommand.Active.class, ShowCommand.Archived.class})
@@ -46,6 +47,7 @@ final class ShowCommand {
   @Command(
       name = "active",
       mixinStandardHelpOptions = true,
+      versionProvider = TimelineArchiveCommand.Version.class,
       description = "The instants of the active timeline (.hoodie/).")
   static final class Active implements Callable<Integer> {
     @ParentCommand ShowCommand show;
@@ -115,6 +117,7 @@ final class ShowCommand {
   @Command(
       name = "archived",
       mixinStandardHelpOptions = true,
+      versionProvider = TimelineArchiveCommand.Version.class,
       description = "The instants in the archive (.hoodie/archived/).")
   static final class Archived implements Callable<Integer> {
     @ParentCommand ShowCommand show;

@@ -16,6 +16,7 @@ import picocli.CommandLine.Spec;
 
 @Command(
     mixinStandardHelpOptions = true,
+    versionProvider = TimelineArchiveCommand.Version.class,
     name = "unarchive",
     description =
         "Restore archived instants to the active timeline, byte for byte, from the raw bytes the"

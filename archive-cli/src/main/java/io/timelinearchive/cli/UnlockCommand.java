@@ -15,6 +15,7 @@ import picocli.CommandLine.Spec;
 
 @Command(
     mixinStandardHelpOptions = true,
+    versionProvider = TimelineArchiveCommand.Version.class,
     name = "unlock",
     description =
         "Release the archive lock of an archiver that died on another host (one that died on this"

@@ -43,6 +43,15 @@ class TestHelpOnEveryCommand {
 
   @ParameterizedTest
   @MethodSource("commands")
+  void versionWorksOnEveryCommand(String command) {
+    List<String> args = new ArrayList<>(List.of(command.split(" ")));
+    args.add("--version");
+
+    assertThat(Cli.ok(args.toArray(String[]::new)).out()).startsWith("timeline-archive ");
+  }
+
+  @ParameterizedTest
+  @MethodSource("commands")
   void theHelpCommandDescribesEachCommand(String command) {
     List<String> args = new ArrayList<>(List.of("help"));
     args.addAll(List.of(command.split(" ")));
