@@ -12,6 +12,14 @@ import org.junit.jupiter.api.io.TempDir;
 class TestJsonVocabulary {
   @TempDir Path dir;
 
+  /** The command under --json with settings that archive part of {@link Tables#SMALL}. */
+  private static JsonNode aggressive(String... args) {
+    List<String> all = new java.util.ArrayList<>(List.of("--json"));
+    all.addAll(List.of(args));
+    all.addAll(Tables.AGGRESSIVE);
+    return Cli.ok(all.toArray(String[]::new)).json();
+  }
+
   @Test
   void everyCommandCarriesTheSchemaVersionAndTheTable() throws Exception {
     Path table = dir.resolve("t");
@@ -22,9 +30,9 @@ class TestJsonVocabulary {
     List<JsonNode> outputs =
         new java.util.ArrayList<>(
             List.of(
-                Cli.ok("--json", "plan", uri, "--min", "2", "--max", "4", "--conf", "hoodie.cleaner.commits.retained=1").json(),
-                Cli.ok("--json", "archive", uri, "--min", "2", "--max", "4", "--conf", "hoodie.cleaner.commits.retained=1", "--dry-run").json(),
-                Cli.ok("--json", "archive", uri, "--min", "2", "--max", "4", "--conf", "hoodie.cleaner.commits.retained=1").json(),
+                aggressive("plan", uri),
+                aggressive("archive", uri, "--dry-run"),
+                aggressive("archive", uri),
                 Cli.ok("--json", "show", "active", uri).json(),
                 Cli.ok("--json", "show", "archived", uri).json(),
                 Cli.ok("--json", "unlock", uri, "--owner", "nobody").json()));
@@ -52,8 +60,8 @@ class TestJsonVocabulary {
     Tables.write(table, Tables.SMALL);
     String uri = table.toString();
 
-    JsonNode plan = Cli.ok("--json", "plan", uri, "--min", "2", "--max", "4", "--conf", "hoodie.cleaner.commits.retained=1").json();
-    JsonNode archive = Cli.ok("--json", "archive", uri, "--min", "2", "--max", "4", "--conf", "hoodie.cleaner.commits.retained=1").json();
+    JsonNode plan = aggressive("plan", uri);
+    JsonNode archive = aggressive("archive", uri);
     JsonNode archived = Cli.ok("--json", "show", "archived", uri).json();
     JsonNode active = Cli.ok("--json", "show", "active", uri).json();
 

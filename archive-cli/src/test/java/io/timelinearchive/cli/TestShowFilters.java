@@ -15,7 +15,15 @@ class TestShowFilters {
   @BeforeEach
   void archiveSome() throws Exception {
     Tables.write(table, Tables.SMALL);
-    Cli.ok("archive", table.toString(), "--min", "2", "--max", "4", "--conf", "hoodie.cleaner.commits.retained=1");
+    Cli.ok(
+        "archive",
+        table.toString(),
+        "--min",
+        "2",
+        "--max",
+        "4",
+        "--conf",
+        "hoodie.cleaner.commits.retained=1");
   }
 
   @Test
