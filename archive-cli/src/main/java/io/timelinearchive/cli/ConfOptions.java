@@ -13,7 +13,8 @@ final class ConfOptions {
 
   /**
    * The settings, checked against those that exist: a misspelt key of ours fails; keys nothing
-   * reads (a whole Hudi write config's) are listed once under {@code --verbose}.
+   * reads (a whole Hudi write config's) are listed once under {@code --verbose}. The command's
+   * {@link FailFastDefaults} fill in the storage timeouts not given.
    *
    * @throws IllegalArgumentException naming the setting that is not {@code KEY=VALUE}, or unknown
    */
@@ -31,7 +32,7 @@ final class ConfOptions {
       err.println("not read by timeline-archive, ignored: " + String.join(", ", ignored));
       err.flush();
     }
-    return config;
+    return FailFastDefaults.under(config);
   }
 
   /**

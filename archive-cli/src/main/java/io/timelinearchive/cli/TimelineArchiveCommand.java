@@ -4,6 +4,7 @@ import io.timelinearchive.archive.folder.ArchiveLockedException;
 import io.timelinearchive.archive.restore.RestoreRefusedException;
 import io.timelinearchive.format.CorruptArchiveException;
 import io.timelinearchive.format.InstantConversionException;
+import io.timelinearchive.storage.StorageUnreachableException;
 import io.timelinearchive.timeline.InvalidTableFileException;
 import io.timelinearchive.timeline.UnsupportedTableException;
 import java.io.PrintWriter;
@@ -29,6 +30,8 @@ import picocli.CommandLine.ScopeType;
       DemoCommand.class,
       ArchiveCommand.class,
       PlanCommand.class,
+      ArchiveAllCommand.class,
+      PlanAllCommand.class,
       ShowCommand.class,
       UnarchiveCommand.class,
       UnlockCommand.class,
@@ -41,7 +44,9 @@ import picocli.CommandLine.ScopeType;
       "2:usage error (bad option or setting)",
       "3:bad input (unreadable instant file, corrupt archive, not a Hudi 0.x table, an unarchive"
           + " refused)",
-      "4:the archive lock is held by another archiver"
+      "4:the archive lock is held by another archiver",
+      "5:storage unreachable or access denied (unknown host, refused connection, no answer in"
+          + " time, no credentials, a refused request: the error names the settings to check)"
     })
 public final class TimelineArchiveCommand {
   static final int EXIT_OK = 0;
@@ -49,6 +54,7 @@ public final class TimelineArchiveCommand {
   static final int EXIT_USAGE = 2;
   static final int EXIT_BAD_INPUT = 3;
   static final int EXIT_LOCKED = 4;
+  static final int EXIT_UNREACHABLE = 5;
 
   @Option(
       names = "--json",
@@ -57,22 +63,58 @@ public final class TimelineArchiveCommand {
   boolean json;
 
   @Option(
-      names = "--verbose",
+      names = LogLevels.VERBOSE,
       scope = ScopeType.INHERIT,
-      description = "Print stack traces of errors.")
+      description =
+          "Print stack traces of errors, and the log of the libraries from INFO (by default only"
+              + " our warnings are logged).")
   boolean verbose;
 
+  @Option(
+      names = LogLevels.OPTION,
+      paramLabel = "LEVEL",
+      scope = ScopeType.INHERIT,
+      description =
+          "Log every logger, the storage SDKs' and Hadoop's included, from LEVEL: trace, debug,"
+              + " info, warn, error or off (default: our warnings only).")
+  LogLevel logLevel;
+
+  enum LogLevel {
+    TRACE,
+    DEBUG,
+    INFO,
+    WARN,
+    ERROR,
+    OFF
+  }
+
+  /**
+   * The {@code timeline-archive} command (the jar's main class); exits with the command's code.
+   *
+   * @param args the command line, e.g. {@code archive s3://bucket/t --min 20 --max 30}
+   */
   public static void main(String[] args) {
+    // Before any class that holds a logger is loaded, picocli's commands included.
+    LogLevels.configure(args);
     System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
   }
 
-  /** Runs the command line and returns its exit code; for tests and embedding. */
+  /**
+   * Runs the command line and returns its exit code; for tests and embedding.
+   *
+   * @param args the command line
+   * @param out where results go
+   * @param err where errors and progress go
+   * @return the exit code, as {@code --help} lists them
+   */
   public static int run(String[] args, PrintWriter out, PrintWriter err) {
     CommandLine cli = new CommandLine(new TimelineArchiveCommand());
     cli.setOut(out);
     cli.setErr(err);
     cli.setExitCodeExceptionMapper(TimelineArchiveCommand::exitCode);
     cli.setParameterExceptionHandler(TimelineArchiveCommand::usageError);
+    cli.setCaseInsensitiveEnumValuesAllowed(true);
+    cli.setExecutionStrategy(TimelineArchiveCommand::resolveTablesThenRun);
     cli.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> {
           boolean verbose =
@@ -95,6 +137,25 @@ public final class TimelineArchiveCommand {
           return code;
         });
     return cli.execute(args);
+  }
+
+  /**
+   * Every {@code TABLE_URI} made absolute and checked ({@link TableArgument}) before the command
+   * runs; a failure goes to the same handler as the command's own.
+   */
+  private static int resolveTablesThenRun(CommandLine.ParseResult parseResult) {
+    for (CommandLine.ParseResult p = parseResult; p != null; p = p.subcommand()) {
+      for (CommandLine.Model.PositionalParamSpec param : p.commandSpec().positionalParameters()) {
+        if (param.paramLabel().equals("TABLE_URI") && param.getValue() instanceof String table) {
+          try {
+            param.setValue(TableArgument.resolve(table));
+          } catch (RuntimeException e) {
+            throw new CommandLine.ExecutionException(p.commandSpec().commandLine(), "", e);
+          }
+        }
+      }
+    }
+    return new CommandLine.RunLast().execute(parseResult);
   }
 
   /** A bad command line: one error line and the command's synopsis, not its whole help. */
@@ -125,11 +186,15 @@ public final class TimelineArchiveCommand {
     if (e instanceof ArchiveLockedException) {
       return EXIT_LOCKED;
     }
+    if (e instanceof StorageUnreachableException || e instanceof AccessDeniedException) {
+      return EXIT_UNREACHABLE;
+    }
     if (e instanceof InstantConversionException
         || e instanceof InvalidTableFileException
         || e instanceof UnsupportedTableException
         || e instanceof CorruptArchiveException
         || e instanceof RestoreRefusedException
+        || e instanceof TableArgument.NotATableFolderException
         || e instanceof NoSuchFileException) {
       return EXIT_BAD_INPUT;
     }
@@ -139,7 +204,7 @@ public final class TimelineArchiveCommand {
     return EXIT_FAILURE;
   }
 
-  private static String message(Throwable e) {
+  static String message(Throwable e) {
     if (e instanceof UncheckedIOException u && u.getCause() != null) {
       return message(u.getCause());
     }

@@ -106,8 +106,8 @@ class TestExitCodes {
     assertThat(run.exitCode()).isEqualTo(2);
     assertThat(run.errLines())
         .containsExactly(
-            "error: no storage for scheme 'nosuch'; known schemes: abfs, abfss, file, gs, hdfs, memory, s3,"
-                + " s3a, viewfs, wasb, wasbs");
+            "error: no storage for scheme 'nosuch'; known schemes: abfs, abfss, file, gs, hdfs, s3, s3a,"
+                + " viewfs, wasb, wasbs");
   }
 
   @Test

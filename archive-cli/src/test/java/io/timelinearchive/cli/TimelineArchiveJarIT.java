@@ -112,8 +112,8 @@ class TimelineArchiveJarIT {
     assertThat(unknown.exitCode()).isEqualTo(2);
     assertThat(unknown.err().strip())
         .isEqualTo(
-            "error: no storage for scheme 'nosuch'; known schemes: abfs, abfss, file, gs, hdfs, memory, s3,"
-                + " s3a, viewfs, wasb, wasbs");
+            "error: no storage for scheme 'nosuch'; known schemes: abfs, abfss, file, gs, hdfs, s3, s3a,"
+                + " viewfs, wasb, wasbs");
 
     // A fresh JVM's memory volume is empty: found storage, no table.
     Run memory = jar("show", "active", "memory://it/t");

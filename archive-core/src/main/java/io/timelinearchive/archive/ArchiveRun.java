@@ -10,7 +10,6 @@ import io.timelinearchive.select.ArchivalPlan;
 import io.timelinearchive.select.ArchivalPolicy;
 import io.timelinearchive.select.InstantSelector;
 import io.timelinearchive.select.MetadataTableRules;
-import io.timelinearchive.storage.CountingMetaStorage;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.ActiveTimeline;
 import io.timelinearchive.timeline.HoodieTable;
@@ -81,6 +80,9 @@ final class ArchiveRun {
       report.warnAll(plan.warnings());
 
       report.enter(Phase.READ);
+      if (!plan.isEmpty()) {
+        MetaFolderWriteCheck.check(storage, table.metaFolder());
+      }
       archived = new EntryPipeline(storage, settings, lock, report).archive(plan, active, folder);
       if (!archived.instants().isEmpty()) {
         deleter.delete(archived.files());

@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import io.timelinearchive.archive.maintenance.ArchiveMerger;
 import io.timelinearchive.select.ArchivalPlan;
 import io.timelinearchive.select.Barrier;
-import io.timelinearchive.storage.CountingMetaStorage;
 import io.timelinearchive.storage.RequestCounts;
 import io.timelinearchive.timeline.TimelineFile;
 import io.timelinearchive.timeline.TimelineInstant;

@@ -13,7 +13,6 @@ import io.timelinearchive.select.ArchivalPolicy;
 import io.timelinearchive.select.EffectiveRules;
 import io.timelinearchive.select.InstantSelector;
 import io.timelinearchive.select.MetadataTableRules;
-import io.timelinearchive.storage.CountingMetaStorage;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;
@@ -74,17 +73,28 @@ public final class TimelineArchiver implements Closeable {
   /**
    * Opens the archiver for the table at {@code tableUri}, on the storage its scheme names.
    *
+   * @param tableUri the table's base folder, e.g. {@code s3://bucket/tables/orders} or a local path
    * @param config Hudi's archival keys as written (e.g. {@code hoodie.keep.min.commits}), {@code
    *     archive.*} settings, and the storage backend's prefixed keys; other {@code hoodie.*} keys
    *     (a whole Hudi write config) are ignored
+   * @return an archiver that owns the storage it opened; close it to close that
    * @throws IllegalArgumentException naming the key or URI when one is invalid or unknown
+   * @throws IOException if the storage cannot be opened
    */
   public static TimelineArchiver open(String tableUri, Map<String, String> config)
       throws IOException {
     return open(tableUri, config, ArchiveListener.NONE);
   }
 
-  /** As {@link #open(String, Map)}, telling {@code listener} of each phase of a run. */
+  /**
+   * As {@link #open(String, Map)}, telling {@code listener} of each phase of a run.
+   *
+   * @param tableUri the table's base folder
+   * @param config as for {@link #open(String, Map)}
+   * @param listener told of each phase as a run enters it
+   * @return an archiver that owns the storage it opened
+   * @throws IOException if the storage cannot be opened
+   */
   public static TimelineArchiver open(
       String tableUri, Map<String, String> config, ArchiveListener listener) throws IOException {
     StorageLocation base = StorageLocation.of(tableUri);
@@ -98,7 +108,16 @@ public final class TimelineArchiver implements Closeable {
     }
   }
 
-  /** An archiver on a storage the caller opened (and closes), for tests and embedding. */
+  /**
+   * An archiver on a storage the caller opened (and closes), for tests and embedding.
+   *
+   * @param storage the table's storage; closing the archiver leaves it open
+   * @param base the table's base folder on {@code storage}
+   * @param config as for {@link #open(String, Map)}
+   * @param clock what "now" is for the age-based rules
+   * @param listener told of each phase as a run enters it
+   * @return the archiver
+   */
   public static TimelineArchiver create(
       MetaStorage storage,
       StorageLocation base,
@@ -112,6 +131,8 @@ public final class TimelineArchiver implements Closeable {
   /**
    * Every setting namespace an archiver on this class path reads: the archiver's own and those of
    * the storage backends found.
+   *
+   * @return the namespaces, the archiver's first
    */
   public static List<SettingNamespace> settingNamespaces() {
     List<SettingNamespace> namespaces = new ArrayList<>(ArchiverSettings.NAMESPACES);
@@ -122,6 +143,8 @@ public final class TimelineArchiver implements Closeable {
   /**
    * Fails on a key that names no setting in a namespace we read, and logs the keys nothing reads.
    *
+   * @param config the settings to check
+   * @throws IllegalArgumentException naming a key that is misspelt or out of bounds
    * @return the keys nothing reads (other tools' {@code hoodie.*} keys, …), sorted
    */
   public static List<String> checkKeys(Map<String, String> config) {
@@ -133,7 +156,12 @@ public final class TimelineArchiver implements Closeable {
     return ignored;
   }
 
-  /** What a run would archive now, and why selection stops there; changes nothing. */
+  /**
+   * What a run would archive now, and why selection stops there; changes nothing.
+   *
+   * @return the plan: the instants a run would archive and the barrier of each group
+   * @throws IOException if the table or its timeline cannot be read
+   */
   public ArchivalPlan plan() throws IOException {
     HoodieTable table = HoodieTable.load(storage, base);
     ActiveTimeline active = ActiveTimeline.load(storage, table.metaFolder());
@@ -148,6 +176,9 @@ public final class TimelineArchiver implements Closeable {
    * Our own rules ({@code archive.retain.min-age}, {@code archive.max-instants-per-run}, {@code
    * archive.history.max-age}), and on a metadata table the rules Hudi archives it by, as they apply
    * now to this table, one line each; empty when none is set.
+   *
+   * @return one line per rule in force
+   * @throws IOException if the table cannot be read
    */
   public List<String> rules() throws IOException {
     HoodieTable table = HoodieTable.load(storage, base);
@@ -177,6 +208,8 @@ public final class TimelineArchiver implements Closeable {
    * died on this host is taken over by the next run at once). Refuses an owner that renewed its
    * lease within the last minute, unless {@code force}.
    *
+   * @param owner the holder's id, as the lock file and the exit-4 message name it
+   * @param force release even a lock renewed within the last minute
    * @return false if the archive was not locked
    * @throws ArchiveLockedException if another owner holds the lock, or it was renewed lately
    */
@@ -190,6 +223,9 @@ public final class TimelineArchiver implements Closeable {
   /**
    * Archives what the policy selects, finishing first whatever an interrupted earlier run left.
    *
+   * @return what the run did; a run with nothing to archive returns a result with no instants
+   * @throws IOException if the storage fails; files are deleted only once the archive holding them
+   *     is durable, so a failed run is finished by the next
    * @throws ArchiveLockedException if another archiver holds the lock, or this one lost it
    * @throws InstantConversionException if a selected instant file cannot be read or converted and
    *     {@code hoodie.fail.on.timeline.archiving} is true (nothing was written or deleted)
@@ -199,6 +235,11 @@ public final class TimelineArchiver implements Closeable {
         .run();
   }
 
+  /**
+   * Closes the storage, if {@link #open(String, Map)} opened it.
+   *
+   * @throws IOException if the storage fails to close
+   */
   @Override
   public void close() throws IOException {
     if (ownsStorage) {

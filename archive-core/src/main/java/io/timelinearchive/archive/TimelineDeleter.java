@@ -16,6 +16,12 @@ import java.util.List;
  * concurrent reader never sees a newer completed instant gone while an older one of this run is
  * still there, nor a completed instant turned pending-looking. The lease is checked before the
  * pending batch and, when due, before each completed file: a holder that lost the lock stops.
+ *
+ * <p>Durability is asked for twice, not per file: the pending deletes are made durable before the
+ * first completed one, so that not even a power loss can bring back a pending file beside a
+ * completed file already gone for good (a writer would take the instant for a failed one and roll
+ * it back); the completed deletes once at the end, before the journal goes. A power loss between
+ * brings back some completed files, which the journal makes the next run delete again.
  */
 final class TimelineDeleter {
   private final MetaStorage storage;
@@ -40,9 +46,12 @@ final class TimelineDeleter {
             .filter(f -> f.instant().state().isPending())
             .map(f -> f.file().location())
             .toList();
+    List<StorageLocation> folders =
+        files.stream().map(f -> f.file().location().parent()).distinct().toList();
     if (!pending.isEmpty()) {
       storage.deleteAll(pending);
       report.deleted(pending.size());
+      syncDeletes(folders);
       report.progress(Phase.DELETE_PENDING, pending.size(), pending.size());
     }
     report.enter(Phase.DELETE_COMPLETED);
@@ -57,6 +66,13 @@ final class TimelineDeleter {
       storage.deleteAll(List.of(f.file().location()));
       report.deleted(1);
       report.progress(Phase.DELETE_COMPLETED, ++done, completed.size());
+    }
+    syncDeletes(folders);
+  }
+
+  private void syncDeletes(List<StorageLocation> folders) throws IOException {
+    for (StorageLocation folder : folders) {
+      storage.syncDeletes(folder);
     }
   }
 }

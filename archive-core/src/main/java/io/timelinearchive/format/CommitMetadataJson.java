@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
@@ -131,7 +132,9 @@ final class CommitMetadataJson {
     GenericRecord record = new GenericData.Record(ArchiveSchemas.WRITE_STAT);
     for (Schema.Field field : ArchiveSchemas.WRITE_STAT.getFields()) {
       JsonNode value = stat.path(field.name());
-      String where = "write stat field " + field.name() + " of partition '" + partition + "'";
+      // Named only on failure: built per field, the text cost more than converting the stat.
+      Supplier<String> where =
+          () -> "write stat field " + field.name() + " of partition '" + partition + "'";
       if (STRING_STATS.contains(field.name())) {
         record.put(field.pos(), scalarText(value, where));
       } else if (field.name().equals(NULLABLE_COUNTER)) {
@@ -170,7 +173,7 @@ final class CommitMetadataJson {
         }
         for (JsonNode id : array) {
           String text =
-              scalarText(id, "a replaced file id of partition '" + partition.getKey() + "'");
+              scalarText(id, () -> "a replaced file id of partition '" + partition.getKey() + "'");
           if (text == null) {
             throw fail("a replaced file id of partition '" + partition.getKey() + "' is null");
           }
@@ -192,7 +195,7 @@ final class CommitMetadataJson {
       throw fail(name + " is not a JSON object but " + describe(node));
     }
     for (Map.Entry<String, JsonNode> e : node.properties()) {
-      String value = scalarText(e.getValue(), name + " value of '" + e.getKey() + "'");
+      String value = scalarText(e.getValue(), () -> name + " value of '" + e.getKey() + "'");
       if (value != null) {
         result.put(e.getKey(), value);
       }
@@ -227,7 +230,8 @@ final class CommitMetadataJson {
   }
 
   /** Text of a scalar (Jackson coerces numbers and booleans to strings), null for null/missing. */
-  private String scalarText(JsonNode node, String where) throws InstantConversionException {
+  private String scalarText(JsonNode node, Supplier<String> where)
+      throws InstantConversionException {
     if (node.isMissingNode() || node.isNull()) {
       return null;
     }
@@ -237,13 +241,13 @@ final class CommitMetadataJson {
     if (node.isValueNode()) {
       return node.asText();
     }
-    throw fail(where + " is not a string but " + describe(node));
+    throw fail(where.get() + " is not a string but " + describe(node));
   }
 
-  private long toLong(JsonNode node, String where) throws InstantConversionException {
+  private long toLong(JsonNode node, Supplier<String> where) throws InstantConversionException {
     if (node.isNumber()) {
       if (!node.canConvertToLong()) {
-        throw fail(where + " is out of range: " + node.asText());
+        throw fail(where.get() + " is out of range: " + node.asText());
       }
       return node.longValue();
     }
@@ -251,10 +255,10 @@ final class CommitMetadataJson {
       try {
         return Long.parseLong(node.textValue().trim());
       } catch (NumberFormatException e) {
-        throw fail(where + " is not a number: '" + node.textValue() + "'");
+        throw fail(where.get() + " is not a number: '" + node.textValue() + "'");
       }
     }
-    throw fail(where + " is not a number but " + describe(node));
+    throw fail(where.get() + " is not a number but " + describe(node));
   }
 
   private static String describe(JsonNode node) {

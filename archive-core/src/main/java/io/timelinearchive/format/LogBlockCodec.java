@@ -24,7 +24,7 @@ import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 
 /** Writes Hudi log blocks (format version 1) holding Avro data, as Hudi's archiver does. */
-public final class LogBlockCodec {
+final class LogBlockCodec {
   private LogBlockCodec() {}
 
   /**
@@ -34,7 +34,7 @@ public final class LogBlockCodec {
    *
    * @throws IllegalArgumentException if a record does not fit {@code schema}
    */
-  public static byte[] encodeAvroDataBlock(Schema schema, List<? extends IndexedRecord> records) {
+  static byte[] encodeAvroDataBlock(Schema schema, List<? extends IndexedRecord> records) {
     requireNonNull(schema, "schema is null");
     requireNonNull(records, "records is null");
     try {

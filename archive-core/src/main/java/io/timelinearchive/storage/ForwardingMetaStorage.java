@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -24,6 +25,11 @@ public abstract class ForwardingMetaStorage implements MetaStorage, ServiceReque
   @Override
   public FileIterator list(StorageLocation folder) throws IOException {
     return delegate.list(folder);
+  }
+
+  @Override
+  public List<StorageLocation> listFolders(StorageLocation folder) throws IOException {
+    return delegate.listFolders(folder);
   }
 
   @Override
@@ -54,6 +60,11 @@ public abstract class ForwardingMetaStorage implements MetaStorage, ServiceReque
   @Override
   public void deleteAll(Collection<StorageLocation> files) throws IOException {
     delegate.deleteAll(files);
+  }
+
+  @Override
+  public void syncDeletes(StorageLocation folder) throws IOException {
+    delegate.syncDeletes(folder);
   }
 
   /** The delegate's counts, or none where it does not count. */

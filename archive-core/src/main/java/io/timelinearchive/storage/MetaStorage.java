@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -38,12 +39,29 @@ public interface MetaStorage extends Closeable {
    * The direct children of {@code folder} that are files, sorted by name (UTF-8 byte order), paged
    * lazily. Sub-folders are not listed and never descended into. A folder that does not exist lists
    * as empty (object stores have no folders).
+   *
+   * @param folder the folder to list
+   * @return its files, with their lengths
+   * @throws IOException if the store fails
    */
   FileIterator list(StorageLocation folder) throws IOException;
 
   /**
+   * The direct sub-folders of {@code folder}, sorted by name (UTF-8 byte order), read from the
+   * store page by page. On an object store a sub-folder is a name some key continues with {@code
+   * /}: the common prefixes of one delimiter listing, never a listing of the files below them, so
+   * an empty folder is none. On a file system it is a directory. Files are not listed and
+   * sub-folders not descended into. A folder that does not exist lists as empty. The archiver never
+   * calls this: it finds tables below a prefix.
+   */
+  List<StorageLocation> listFolders(StorageLocation folder) throws IOException;
+
+  /**
    * The whole content of a file.
    *
+   * @param file the file to read
+   * @return its bytes
+   * @throws IOException if the store fails
    * @throws NoSuchFileException if the file does not exist
    */
   byte[] read(StorageLocation file) throws IOException;
@@ -51,6 +69,9 @@ public interface MetaStorage extends Closeable {
   /**
    * A stream over the content of a file, for sequential reading of large files.
    *
+   * @param file the file to read
+   * @return a stream from its first byte; the caller closes it
+   * @throws IOException if the store fails
    * @throws NoSuchFileException if the file does not exist (possibly only on the first read)
    */
   InputStream open(StorageLocation file) throws IOException;
@@ -60,6 +81,9 @@ public interface MetaStorage extends Closeable {
    * the whole content or no file. Of several concurrent callers on one name, exactly one succeeds.
    * Missing folders are created.
    *
+   * @param file the file to create
+   * @param content its whole content
+   * @throws IOException if the store fails
    * @throws FileAlreadyExistsException if the file exists (this call wrote nothing)
    * @throws OutcomeUnknownException if a retried attempt cannot tell whether an earlier attempt of
    *     this call created the file; read it back to decide
@@ -70,6 +94,8 @@ public interface MetaStorage extends Closeable {
    * Whether this store has real durable append, so that {@link #openLog} returns logs. Answered
    * without I/O, from what the storage learnt when it was opened. A file that cannot take appends
    * (for example one written by another tool) still fails its {@code openLog} with an exception.
+   *
+   * @return true if {@link #openLog} returns logs
    */
   boolean supportsAppend();
 
@@ -77,6 +103,10 @@ public interface MetaStorage extends Closeable {
    * Opens {@code file} for appending, creating it empty if missing, on stores with real durable
    * append ({@link #supportsAppend}). Stores without it return empty and create nothing, and the
    * archiver writes each run as a new file with {@link #createExclusive}.
+   *
+   * @param file the log file
+   * @return the log to append to, or empty on a store without durable append
+   * @throws IOException if the store fails, or the file cannot take appends
    */
   Optional<AppendableLog> openLog(StorageLocation file) throws IOException;
 
@@ -85,7 +115,18 @@ public interface MetaStorage extends Closeable {
    * files of one call: callers that need an order make one call per step. Missing files are
    * ignored.
    *
+   * @param files the files to delete
+   * @throws IOException if the store fails
    * @throws DeleteFailedException naming every file that could not be deleted, after trying all
    */
   void deleteAll(Collection<StorageLocation> files) throws IOException;
+
+  /**
+   * Makes the deletes of earlier {@link #deleteAll} calls in {@code folder} survive a machine crash
+   * (a power loss), not only the death of this process. A caller whose next step relies on them
+   * being gone for good, also after a restart, calls this first. Stores whose deletes are durable
+   * when {@code deleteAll} returns (object stores, HDFS's namenode) do nothing; the local disk
+   * forces the folder once for all the deletes since its last force (see its durability contract).
+   */
+  default void syncDeletes(StorageLocation folder) throws IOException {}
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.Set;
 import java.util.TreeMap;
 
 /** Finds the {@link MetaStorageFactory} for a location's scheme through {@link ServiceLoader}. */
@@ -24,9 +25,23 @@ public final class MetaStorages {
           "wasb", "storage-azure",
           "wasbs", "storage-azure");
 
+  /**
+   * Schemes that open but that an error does not offer a user: the in-memory volumes the tests and
+   * the benchmark use, which hold nothing once the JVM ends.
+   */
+  private static final Set<String> UNLISTED_SCHEMES = Set.of("memory");
+
   private MetaStorages() {}
 
-  /** Opens the storage for {@code root}'s scheme. */
+  /**
+   * Opens the storage for {@code root}'s scheme.
+   *
+   * @param root the folder the storage serves
+   * @param config every setting; the backend reads its own prefixed keys
+   * @return the storage; the caller closes it
+   * @throws IOException if the store cannot be reached or set up
+   * @throws IllegalArgumentException if no backend on the class path serves the scheme
+   */
   public static MetaStorage open(StorageLocation root, Map<String, String> config)
       throws IOException {
     return factoryFor(root.scheme(), config, MetaStorages.class.getClassLoader())
@@ -36,6 +51,9 @@ public final class MetaStorages {
   /**
    * The factory serving {@code scheme} among those visible to {@code loader}.
    *
+   * @param scheme a location's scheme, in any case
+   * @param loader where to look for factories
+   * @return the factory
    * @throws IllegalArgumentException if none serves it (naming the known schemes and the module
    *     that would add it) or if two do (naming both classes)
    */
@@ -43,7 +61,14 @@ public final class MetaStorages {
     return factoryFor(scheme, Map.of(), loader);
   }
 
-  /** As {@link #factoryFor(String, ClassLoader)}, with the schemes settings route to factories. */
+  /**
+   * As {@link #factoryFor(String, ClassLoader)}, with the schemes settings route to factories.
+   *
+   * @param scheme a location's scheme, in any case
+   * @param config the settings that may route schemes (e.g. {@code hadoop.schemes})
+   * @param loader where to look for factories
+   * @return the factory
+   */
   public static MetaStorageFactory factoryFor(
       String scheme, Map<String, String> config, ClassLoader loader) {
     Map<String, MetaStorageFactory> factories = discover(config, loader);
@@ -55,7 +80,9 @@ public final class MetaStorages {
           "no storage for scheme '"
               + scheme
               + "'; known schemes: "
-              + String.join(", ", factories.keySet())
+              + String.join(
+                  ", ",
+                  factories.keySet().stream().filter(s -> !UNLISTED_SCHEMES.contains(s)).toList())
               + (module == null
                   ? ""
                   : "; add the module io.timelinearchive:" + module + " to the classpath"));
@@ -66,13 +93,20 @@ public final class MetaStorages {
   /**
    * Every factory visible to {@code loader}, by scheme.
    *
+   * @param loader where to look for factories
+   * @return the factories by scheme, sorted
    * @throws IllegalArgumentException if two factories claim one scheme
    */
   public static Map<String, MetaStorageFactory> discover(ClassLoader loader) {
     return discover(Map.of(), loader);
   }
 
-  /** The setting namespaces of every factory visible to {@code loader}. */
+  /**
+   * The setting namespaces of every factory visible to {@code loader}.
+   *
+   * @param loader where to look for factories
+   * @return each factory's namespaces, once each
+   */
   public static List<SettingNamespace> settingNamespaces(ClassLoader loader) {
     Map<MetaStorageFactory, Boolean> seen = new IdentityHashMap<>();
     List<SettingNamespace> namespaces = new ArrayList<>();

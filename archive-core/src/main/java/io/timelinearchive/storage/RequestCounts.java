@@ -1,10 +1,11 @@
 package io.timelinearchive.storage;
 
 /**
- * Calls made to a {@link MetaStorage}, by kind, as counted by {@link CountingMetaStorage}. Failed
- * calls count too: they cost a request all the same.
+ * Calls made to a {@link MetaStorage}, by kind, as counted by the archiver around its storage.
+ * Failed calls count too: they cost a request all the same.
  *
- * @param list listings started (a store may spend one request per page on each)
+ * @param list listings of files or of folders started (a store may spend one request per page on
+ *     each)
  * @param read whole-file reads
  * @param open streams opened
  * @param createExclusive conditional creates

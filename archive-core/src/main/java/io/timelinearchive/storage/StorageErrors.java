@@ -2,10 +2,15 @@ package io.timelinearchive.storage;
 
 import static java.util.Objects.requireNonNull;
 
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The JDK exceptions the SPI promises, built the one way every backend builds them: the location as
@@ -54,6 +59,46 @@ public final class StorageErrors {
   public static AccessDeniedException accessDenied(
       StorageLocation file, String reason, Throwable cause) {
     return withCause(new AccessDeniedException(name(file), null, reason), cause);
+  }
+
+  /**
+   * The store could not be asked about {@code file}: no route, no answer in time, or no
+   * credentials.
+   *
+   * @param reason what the store or its client said
+   * @param check the settings or credential source to check
+   */
+  public static StorageUnreachableException unreachable(
+      StorageLocation file, String reason, String check, Throwable cause) {
+    return new StorageUnreachableException(file, reason, check, cause);
+  }
+
+  /**
+   * The cause in {@code failure}'s chain that says the store could not be reached (its host does
+   * not resolve, it refused or reset the connection, or did not answer in time), or null. Clients
+   * wrap these in their own exception types, so the chain is searched.
+   */
+  public static Throwable networkCause(Throwable failure) {
+    for (Throwable c = failure; c != null; c = c.getCause()) {
+      if (c instanceof UnknownHostException
+          || c instanceof ConnectException
+          || c instanceof NoRouteToHostException
+          || c instanceof SocketTimeoutException
+          || c instanceof TimeoutException) {
+        return c;
+      }
+      if (c.getCause() == c) {
+        break;
+      }
+    }
+    return null;
+  }
+
+  /** One line for a network failure: its kind and message, e.g. {@code ConnectException: ...}. */
+  public static String describe(Throwable cause) {
+    String message = cause.getMessage();
+    return cause.getClass().getSimpleName()
+        + (message == null || message.isBlank() ? "" : ": " + message);
   }
 
   private static String name(StorageLocation file) {

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.timelinearchive.archive.folder.ArchiveFolder;
 import io.timelinearchive.archive.folder.ArchiveLock;
 import io.timelinearchive.archive.folder.ArchiveLockedException;
-import io.timelinearchive.storage.CountingMetaStorage;
 import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.ForwardingMetaStorage;
 import io.timelinearchive.storage.MetaStorage;

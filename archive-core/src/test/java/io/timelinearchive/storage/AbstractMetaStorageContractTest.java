@@ -84,7 +84,10 @@ public abstract class AbstractMetaStorageContractTest {
   /** Whether {@link MetaStorage#openLog} returns a log on this store. */
   protected abstract boolean hasAppend();
 
-  /** Files in the paging test: more than one page of the store's listing. */
+  /**
+   * Files in the paging test of {@code list}, and folders in that of {@code listFolders}: more than
+   * one page of the store's listing.
+   */
   protected int listingFileCount() {
     return 1_100;
   }
@@ -259,6 +262,86 @@ public abstract class AbstractMetaStorageContractTest {
     assertThat(files.hasNext()).isFalse();
     assertThatThrownBy(files::next).isInstanceOf(NoSuchElementException.class);
     assertThatThrownBy(files::next).isInstanceOf(NoSuchElementException.class);
+  }
+
+  // ---------------------------------------------------------------- listFolders
+
+  @Test
+  public void testListFoldersOfMissingFolderIsEmpty() throws Exception {
+    assertThat(storage().listFolders(root().resolve("missing"))).isEmpty();
+  }
+
+  @Test
+  public void testListFoldersDirectSubfoldersSortedByName() throws Exception {
+    StorageLocation folder = root().resolve("folder");
+    List<String> names = List.of("b", "a", "a0", "a.b", "C", "_x", "a-b", "~", ".hoodie");
+    for (String name : names) {
+      create(folder.resolve(name).resolve("f"), new byte[] {1});
+    }
+    create(folder.resolve("deep/er/than/one"), new byte[] {2});
+    create(folder.resolve("file"), new byte[] {3});
+
+    List<String> expected = new ArrayList<>(names);
+    expected.add("deep");
+
+    assertThat(folderNames(folder)).containsExactlyElementsOf(sortedByUtf8(expected));
+    assertThat(folderNames(folder.resolve("deep"))).containsExactly("er");
+    assertThat(folderNames(folder.resolve("a"))).isEmpty();
+  }
+
+  @Test
+  public void testListFoldersIgnoresFoldersSharingItsPrefix() throws Exception {
+    StorageLocation folder = root().resolve("dir");
+    create(folder.resolve("in/f"), new byte[] {1});
+    create(root().resolve("dir-x/out/f"), new byte[] {2});
+    create(root().resolve("dir.x/f"), new byte[] {3});
+    create(root().resolve("dir0"), new byte[] {4});
+
+    assertThat(folderNames(folder)).containsExactly("in");
+    assertThat(folderNames(root())).containsExactly("dir", "dir-x", "dir.x");
+  }
+
+  @Test
+  public void testListFoldersOfAFileIsEmpty() throws Exception {
+    StorageLocation file = root().resolve("file");
+    create(file, new byte[] {1});
+
+    assertThat(storage().listFolders(file)).isEmpty();
+  }
+
+  @Test
+  public void testListFoldersKeepsNamesAsWritten() throws Exception {
+    StorageLocation folder = root().resolve("names");
+    List<String> names =
+        List.of("with space", "per%cent", "plus+", "eq=als", "\u00e9t\u00e9", "a&b");
+    for (String name : names) {
+      create(folder.resolve(name).resolve("f"), new byte[] {1});
+    }
+
+    assertThat(folderNames(folder)).containsExactlyElementsOf(sortedByUtf8(names));
+  }
+
+  @Test
+  public void testListFoldersPagesPastPageSize() throws Exception {
+    StorageLocation folder = root().resolve("many");
+    List<String> names = new ArrayList<>();
+    List<String> files = new ArrayList<>();
+    for (int i = 0; i < listingFileCount(); i++) {
+      String name = String.format("%05d", i);
+      names.add(name);
+      files.add(name + "/f");
+    }
+    createAll(folder, files);
+    create(folder.resolve("file"), new byte[] {1});
+
+    assertThat(folderNames(folder)).containsExactlyElementsOf(names);
+  }
+
+  @Test
+  public void testListFoldersFindsTheRootInItsParent() throws Exception {
+    create(root().resolve("f"), new byte[] {1});
+
+    assertThat(storage().listFolders(root().parent())).contains(root());
   }
 
   // ---------------------------------------------------------------- read, open
@@ -811,6 +894,14 @@ public abstract class AbstractMetaStorageContractTest {
   }
 
   @Test
+  public void testListFoldersRejectsOtherScheme() throws Exception {
+    StorageLocation other = otherScheme(root());
+
+    assertThatThrownBy(() -> storage().listFolders(other))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   public void testReadRejectsOtherScheme() throws Exception {
     StorageLocation other = otherScheme(root().resolve("file"));
 
@@ -902,6 +993,16 @@ public abstract class AbstractMetaStorageContractTest {
     for (FileEntry entry : storage().list(folder).toList()) {
       assertThat(entry.location().parent()).as("parent of listed %s", entry).isEqualTo(folder);
       names.add(entry.name());
+    }
+    return names;
+  }
+
+  /** The names of the sub-folders of {@code folder}, each checked to be directly in it. */
+  protected final List<String> folderNames(StorageLocation folder) throws IOException {
+    List<String> names = new ArrayList<>();
+    for (StorageLocation child : storage().listFolders(folder)) {
+      assertThat(child.parent()).as("parent of listed folder %s", child).isEqualTo(folder);
+      names.add(child.fileName());
     }
     return names;
   }

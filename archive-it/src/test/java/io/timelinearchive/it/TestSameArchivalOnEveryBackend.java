@@ -156,12 +156,7 @@ class TestSameArchivalOnEveryBackend {
           byRun.add(result.archivedByAction().toString());
         }
       }
-      List<String> active =
-          storage.list(meta).toList().stream()
-              .map(FileEntry::name)
-              .filter(n -> Character.isDigit(n.charAt(0)))
-              .sorted()
-              .toList();
+      List<String> active = ActiveInstantFiles.in(storage, meta);
       List<String> archived = new ArrayList<>();
       List<byte[]> raw = new ArrayList<>();
       for (ArchivedInstant a :

@@ -108,6 +108,9 @@ public final class ArchiveMerger {
               + "): its merge had not begun");
     } else if (read.get() instanceof ArchiveMergePlan.Read.Parsed parsed) {
       finish(parsed.plan(), now, planFile);
+      // The plan is what tells readers which copy to skip: it goes only once the deletes it
+      // covers survive a power loss.
+      storage.syncDeletes(folder.location());
     }
     lock.check();
     storage.deleteAll(List.of(planFile));
@@ -225,6 +228,7 @@ public final class ArchiveMerger {
     }
     lock.check();
     storage.deleteAll(candidates.stream().map(FileEntry::location).toList());
+    storage.syncDeletes(folder.location());
     lock.check();
     storage.deleteAll(List.of(planFile));
     LOG.info("merged {} archive files into {}", candidates.size(), mergedFile);

@@ -55,6 +55,11 @@ public final class ArchivedTimeline {
   /**
    * Loads the archive files in {@code archiveFolder} (one listing), oldest version first.
    *
+   * @param storage the table's storage
+   * @param archiveFolder the table's archive folder, usually {@code .hoodie/archived}
+   * @param options which instants to load, and whether with their details
+   * @return the archived timeline; empty if the folder holds no archive file
+   * @throws IOException if the storage fails
    * @throws io.timelinearchive.format.CorruptArchiveException naming the file and byte offset of
    *     the first corrupt block
    */
@@ -121,6 +126,11 @@ public final class ArchivedTimeline {
    * The entries (metadata only) of one archive file from {@code fromOffset}, where a block must
    * start, to its length as listed. The summary counts blocks and entries from {@code fromOffset}.
    *
+   * @param storage the table's storage
+   * @param file the archive file, as listed
+   * @param fromOffset where to start reading, at a block boundary
+   * @return the file's entries from there, and its summary
+   * @throws IOException if the storage fails
    * @throws IllegalArgumentException if the file is not named as an archive file or the offset is
    *     outside it
    * @throws io.timelinearchive.format.CorruptArchiveException naming the byte offset of a corrupt
@@ -157,6 +167,12 @@ public final class ArchivedTimeline {
    * As {@link #readFile}, but to wherever the file ends when read rather than its listed length:
    * for a file a writer may have left open, which a listing can show short of the bytes it holds
    * (see {@link MetaStorage}).
+   *
+   * @param storage the table's storage
+   * @param file the archive file, as listed
+   * @param fromOffset where to start reading, at a block boundary
+   * @return the file's entries from there to its end, and its summary
+   * @throws IOException if the storage fails
    */
   public static ArchiveFileContent readFileToEnd(
       MetaStorage storage, FileEntry file, long fromOffset) throws IOException {
@@ -175,20 +191,34 @@ public final class ArchivedTimeline {
     }
   }
 
-  /** The loaded entries, de-duplicated and sorted by {@link TimelineInstant#ORDER}. */
+  /**
+   * The loaded entries, de-duplicated and sorted by {@link TimelineInstant#ORDER}.
+   *
+   * @return the entries, each instant once
+   */
   public List<ArchivedInstant> instants() {
     return instants;
   }
 
-  /** One summary per archive file read, by version. */
+  /**
+   * One summary per archive file read, by version.
+   *
+   * @return the summaries, oldest version first
+   */
   public List<ArchiveFileSummary> files() {
     return files;
   }
 
+  /**
+   * @return the archive folder this was loaded from
+   */
   public StorageLocation folder() {
     return folder;
   }
 
+  /**
+   * @return the loaded instants as a timeline, for the same queries as the active one
+   */
   public Timeline timeline() {
     return Timeline.of(instants.stream().map(ArchivedInstant::instant).toList());
   }

@@ -7,6 +7,7 @@ import io.timelinearchive.storage.StorageErrors;
 import io.timelinearchive.storage.StorageLocation;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -52,9 +53,25 @@ final class LocalExclusiveCreate {
     Path folder = target.getParent();
     LocalFolders.create(folder);
     Path temp = folder.resolve(TEMP_PREFIX + UUID.randomUUID() + TEMP_SUFFIX);
+    FileChannel created;
     try {
-      try (FileChannel channel =
-          FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      created = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    } catch (FileSystemException e) {
+      // The temporary file is ours, not the caller's: name what they asked for and its folder.
+      // EACCES comes as AccessDeniedException, EPERM (immutable) and EROFS as the base class.
+      if (e instanceof AccessDeniedException || e.getClass() == FileSystemException.class) {
+        throw StorageErrors.accessDenied(
+            file,
+            "the folder "
+                + folder
+                + " is not writable"
+                + (e.getReason() == null ? "" : ": " + e.getReason()),
+            e);
+      }
+      throw e;
+    }
+    try {
+      try (FileChannel channel = created) {
         LocalChannels.writeAndForce(channel, content);
       }
       if (!hardLinks || !linkExclusive(target, temp, file)) {

@@ -10,10 +10,9 @@ import java.util.Set;
 
 /**
  * The folders whose deletes this storage has not forced yet. A delete is not forced when it is
- * made: within one folder the file system makes directory operations durable in the order they were
- * made (see {@link LocalMetaStorage}), so a run of deletes needs no force between them. The first
- * operation in another folder, a create or an append forces these folders first, so that across
- * folders, too, what survives a power loss is a prefix of the operations in their order.
+ * made, so that a run of deletes costs one force of its folder, not one each (see {@link
+ * LocalMetaStorage}). The first operation in another folder, a create or an append forces these
+ * folders first, so that across folders what survives a power loss follows the order of the calls.
  */
 final class LocalUnforcedFolders {
   private final Set<Path> folders = new LinkedHashSet<>();
@@ -28,6 +27,14 @@ final class LocalUnforcedFolders {
       }
     }
     forced.forEach(folders::remove);
+  }
+
+  /** Forces {@code folder} if it has unforced deletes. */
+  synchronized void force(Path folder) throws IOException {
+    if (folders.contains(folder)) {
+      LocalFolders.force(folder);
+      folders.remove(folder);
+    }
   }
 
   /** Forces every unforced folder. */

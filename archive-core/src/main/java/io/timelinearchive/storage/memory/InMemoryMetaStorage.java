@@ -7,6 +7,7 @@ import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.FileIterator;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.StorageLocation;
+import io.timelinearchive.storage.SubFolders;
 import io.timelinearchive.storage.Utf8Order;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -67,6 +68,23 @@ final class InMemoryMetaStorage implements MetaStorage {
               e.getValue().lastModified()));
     }
     return FileIterator.of(entries);
+  }
+
+  @Override
+  public List<StorageLocation> listFolders(StorageLocation folder) {
+    String prefix = folder.path().isEmpty() ? key(folder) : key(folder) + "/";
+    SubFolders folders = new SubFolders(folder);
+    for (String k : blobs.tailMap(prefix, true).keySet()) {
+      if (!k.startsWith(prefix)) {
+        break;
+      }
+      int slash = k.indexOf('/', prefix.length());
+      if (slash >= 0) {
+        // the key without "authority/": the common prefix an object store would send
+        folders.addPrefix(k.substring(folder.authority().length() + 1, slash + 1));
+      }
+    }
+    return folders.sorted();
   }
 
   @Override

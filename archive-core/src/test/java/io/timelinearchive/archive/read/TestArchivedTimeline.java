@@ -12,7 +12,7 @@ import io.timelinearchive.format.ArchiveSchemas;
 import io.timelinearchive.format.ArchivedInstant;
 import io.timelinearchive.format.AvroInstantFiles;
 import io.timelinearchive.format.CorruptArchiveException;
-import io.timelinearchive.format.LogBlockCodec;
+import io.timelinearchive.format.LogBlockFixtures;
 import io.timelinearchive.format.SampleRecords;
 import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
@@ -307,7 +307,7 @@ class TestArchivedTimeline {
     record.put("actionType", "teleport");
     record.put("actionState", "COMPLETED");
     byte[] block =
-        LogBlockCodec.encodeAvroDataBlock(ArchiveSchemas.ARCHIVED_META_ENTRY, List.of(record));
+        LogBlockFixtures.avroDataBlock(ArchiveSchemas.ARCHIVED_META_ENTRY, List.of(record));
     write(1, block);
 
     assertThatThrownBy(
@@ -324,8 +324,7 @@ class TestArchivedTimeline {
     hudi.put("actionState", "COMPLETED");
     hudi.put("hoodieCleanMetadata", SampleRecords.cleanMetadata("20240101000000000"));
     write(
-        1,
-        LogBlockCodec.encodeAvroDataBlock(ArchiveSchemas.HUDI_ARCHIVED_META_ENTRY, List.of(hudi)));
+        1, LogBlockFixtures.avroDataBlock(ArchiveSchemas.HUDI_ARCHIVED_META_ENTRY, List.of(hudi)));
 
     ArchivedInstant clean =
         ArchivedTimeline.load(storage, folder, ArchiveReadOptions.all()).instants().get(0);

@@ -8,6 +8,7 @@ import io.timelinearchive.config.Setting;
 import io.timelinearchive.config.SettingNamespace;
 import io.timelinearchive.storage.StorageLocation;
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -30,7 +31,11 @@ record AzureConfig(
     AzureCredentials credentials,
     int deleteBatchSize,
     int deleteParallelism,
-    int listPageSize) {
+    int listPageSize,
+    Duration connectTimeout,
+    Duration responseTimeout,
+    int maxRetries,
+    Duration retryDelay) {
 
   static final String PREFIX = "azure.";
 
@@ -83,6 +88,34 @@ record AzureConfig(
           .doc("blobs per List Blobs page (the service returns at most 5000)")
           .build();
 
+  // A zero timeout means "wait forever" to the HTTP client: refused, as a value nobody means.
+  static final Setting<Duration> CONNECT_TIMEOUT =
+      Setting.duration(PREFIX + "connect-timeout")
+          .defaultValue(Duration.ofSeconds(10))
+          .atLeast(Duration.ofMillis(1))
+          .doc("opening a connection, each attempt (the SDK's default)")
+          .build();
+  static final Setting<Duration> RESPONSE_TIMEOUT =
+      Setting.duration(PREFIX + "response-timeout")
+          .defaultValue(Duration.ofSeconds(60))
+          .atLeast(Duration.ofMillis(1))
+          .doc(
+              "waiting for the answer to a sent request, and between its reads, each attempt (the"
+                  + " SDK's default)")
+          .build();
+  static final Setting<Integer> MAX_RETRIES =
+      Setting.integer(PREFIX + "max-retries")
+          .defaultValue(3)
+          .between(0, 20)
+          .doc("0 to 20 retries of a failed attempt, exponential backoff (the SDK's default)")
+          .build();
+  static final Setting<Duration> RETRY_DELAY =
+      Setting.duration(PREFIX + "retry-delay")
+          .defaultValue(Duration.ofSeconds(4))
+          .between(Duration.ofMillis(1), Duration.ofMinutes(2))
+          .doc("the first retry's delay, doubled for each next one up to 2m (the SDK's default)")
+          .build();
+
   /** Every {@code azure.} setting, in the order the README lists them. */
   static final List<Setting<?>> SETTINGS =
       List.of(
@@ -92,7 +125,11 @@ record AzureConfig(
           SAS_TOKEN,
           DELETE_BATCH_SIZE,
           DELETE_PARALLELISM,
-          LIST_PAGE_SIZE);
+          LIST_PAGE_SIZE,
+          CONNECT_TIMEOUT,
+          RESPONSE_TIMEOUT,
+          MAX_RETRIES,
+          RETRY_DELAY);
 
   /** Only this backend writes {@code azure.} keys: any other is a mistake. */
   static final SettingNamespace NAMESPACE = SettingNamespace.exclusive(PREFIX, SETTINGS);
@@ -115,6 +152,10 @@ record AzureConfig(
     DELETE_BATCH_SIZE.checked(deleteBatchSize);
     DELETE_PARALLELISM.checked(deleteParallelism);
     LIST_PAGE_SIZE.checked(listPageSize);
+    CONNECT_TIMEOUT.checked(requireNonNull(connectTimeout, "connectTimeout is null"));
+    RESPONSE_TIMEOUT.checked(requireNonNull(responseTimeout, "responseTimeout is null"));
+    MAX_RETRIES.checked(maxRetries);
+    RETRY_DELAY.checked(requireNonNull(retryDelay, "retryDelay is null"));
   }
 
   /**
@@ -200,7 +241,11 @@ record AzureConfig(
         credentials,
         DELETE_BATCH_SIZE.get(config),
         DELETE_PARALLELISM.get(config),
-        LIST_PAGE_SIZE.get(config));
+        LIST_PAGE_SIZE.get(config),
+        CONNECT_TIMEOUT.get(config),
+        RESPONSE_TIMEOUT.get(config),
+        MAX_RETRIES.get(config),
+        RETRY_DELAY.get(config));
   }
 
   /** An endpoint as the client takes it: without a trailing '/'. */

@@ -102,7 +102,7 @@ final class AzureListing extends PagedFileIterator {
         lastModified);
   }
 
-  private static boolean isFolderMarker(BlobItem item) {
+  static boolean isFolderMarker(BlobItem item) {
     Map<String, String> metadata = item.getMetadata();
     return metadata != null && "true".equalsIgnoreCase(metadata.get(FOLDER_MARKER));
   }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.azure.core.http.policy.HttpPipelinePolicy;
 import com.azure.core.http.rest.PagedResponse;
+import com.azure.core.util.HttpClientOptions;
 import com.azure.identity.DefaultAzureCredentialBuilder;
 import com.azure.storage.blob.BlobClient;
 import com.azure.storage.blob.BlobContainerClient;
@@ -22,6 +23,7 @@ import io.timelinearchive.storage.FileIterator;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.ServiceRequestCounting;
 import io.timelinearchive.storage.StorageLocation;
+import io.timelinearchive.storage.SubFolders;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Collection;
@@ -69,7 +71,14 @@ final class AzureMetaStorage implements MetaStorage, ServiceRequestCounting {
     }
     this.appendBlockLimit = appendBlockLimit;
 
-    BlobServiceClientBuilder builder = new BlobServiceClientBuilder().retryOptions(retryOptions);
+    BlobServiceClientBuilder builder =
+        new BlobServiceClientBuilder()
+            .retryOptions(retryOptions)
+            .clientOptions(
+                new HttpClientOptions()
+                    .setConnectTimeout(config.connectTimeout())
+                    .setResponseTimeout(config.responseTimeout())
+                    .setReadTimeout(config.responseTimeout()));
     AzureCredentials credentials = config.credentials();
     switch (credentials.kind()) {
       case CONNECTION_STRING -> builder.connectionString(credentials.secret());
@@ -112,20 +121,30 @@ final class AzureMetaStorage implements MetaStorage, ServiceRequestCounting {
 
   @Override
   public FileIterator list(StorageLocation folder) throws IOException {
-    String path = check(folder);
-    String prefix = path.isEmpty() ? "" : path + "/";
+    check(folder);
+    String prefix = SubFolders.keyPrefix(folder);
+    return new AzureListing(folder, prefix, hierarchyPages(folder, prefix));
+  }
+
+  @Override
+  public List<StorageLocation> listFolders(StorageLocation folder) throws IOException {
+    check(folder);
+    return AzureFolderListing.list(folder, hierarchyPages(folder, SubFolders.keyPrefix(folder)));
+  }
+
+  /** A listing by hierarchy (delimiter {@code /}) of {@code prefix}, with metadata, paged. */
+  private Iterator<PagedResponse<BlobItem>> hierarchyPages(StorageLocation folder, String prefix)
+      throws IOException {
     ListBlobsOptions options =
         new ListBlobsOptions()
             .setPrefix(prefix)
             .setMaxResultsPerPage(config.listPageSize())
             .setDetails(new BlobListDetails().setRetrieveMetadata(true));
-    Iterator<PagedResponse<BlobItem>> pages;
     try {
-      pages = container.listBlobsByHierarchy("/", options, null).iterableByPage().iterator();
+      return container.listBlobsByHierarchy("/", options, null).iterableByPage().iterator();
     } catch (RuntimeException e) {
       throw AzureErrors.toIoException("list", folder, e);
     }
-    return new AzureListing(folder, prefix, pages);
   }
 
   @Override

@@ -1,10 +1,12 @@
 package io.timelinearchive.storage.azure;
 
 import com.azure.storage.common.policy.RequestRetryOptions;
+import com.azure.storage.common.policy.RetryPolicyType;
 import io.timelinearchive.config.SettingNamespace;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorageFactory;
 import io.timelinearchive.storage.StorageLocation;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,10 +29,19 @@ public final class AzureMetaStorageFactory implements MetaStorageFactory {
 
   @Override
   public MetaStorage open(StorageLocation root, Map<String, String> config) {
+    AzureConfig azure = AzureConfig.from(root, config);
     return new AzureMetaStorage(
-        AzureConfig.from(root, config),
-        new RequestRetryOptions(),
-        AzureMetaStorage.MAX_APPEND_BLOCKS,
-        List.of());
+        azure, retryOptions(azure), AzureMetaStorage.MAX_APPEND_BLOCKS, List.of());
+  }
+
+  private static RequestRetryOptions retryOptions(AzureConfig azure) {
+    Duration maxDelay = Duration.ofMinutes(2);
+    return new RequestRetryOptions(
+        RetryPolicyType.EXPONENTIAL,
+        azure.maxRetries() + 1,
+        (Duration) null,
+        azure.retryDelay(),
+        azure.retryDelay().compareTo(maxDelay) > 0 ? azure.retryDelay() : maxDelay,
+        null);
   }
 }

@@ -11,6 +11,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -31,6 +32,8 @@ import java.util.Optional;
  * @param retries {@link #RETRIES}
  * @param listPageSize {@link #LIST_PAGE_SIZE}
  * @param singleRequestUploadMaxBytes {@link #SINGLE_REQUEST_UPLOAD_MAX_BYTES}
+ * @param connectTimeout {@link #CONNECT_TIMEOUT}
+ * @param readTimeout {@link #READ_TIMEOUT}
  */
 record GcsConfig(
     Optional<String> projectId,
@@ -41,7 +44,9 @@ record GcsConfig(
     int parallelism,
     int retries,
     int listPageSize,
-    long singleRequestUploadMaxBytes) {
+    long singleRequestUploadMaxBytes,
+    Duration connectTimeout,
+    Duration readTimeout) {
 
   static final String PREFIX = "gcs.";
 
@@ -100,6 +105,20 @@ record GcsConfig(
           .doc("files up to this size are created in one request; larger ones by resumable upload")
           .build();
 
+  // The HTTP transport takes whole milliseconds, and reads 0 as "wait forever": refused.
+  static final Setting<Duration> CONNECT_TIMEOUT =
+      Setting.duration(PREFIX + "connect-timeout")
+          .defaultValue(Duration.ofSeconds(20))
+          .between(Duration.ofMillis(1), Duration.ofMillis(Integer.MAX_VALUE))
+          .doc("opening a connection, each attempt (the SDK's default)")
+          .build();
+  static final Setting<Duration> READ_TIMEOUT =
+      Setting.duration(PREFIX + "read-timeout")
+          .defaultValue(Duration.ofSeconds(20))
+          .between(Duration.ofMillis(1), Duration.ofMillis(Integer.MAX_VALUE))
+          .doc("waiting for data on an open connection, each attempt (the SDK's default)")
+          .build();
+
   /** Every setting of the GCS backend. */
   static final List<Setting<?>> SETTINGS =
       List.of(
@@ -111,7 +130,9 @@ record GcsConfig(
           PARALLELISM,
           RETRIES,
           LIST_PAGE_SIZE,
-          SINGLE_REQUEST_UPLOAD_MAX_BYTES);
+          SINGLE_REQUEST_UPLOAD_MAX_BYTES,
+          CONNECT_TIMEOUT,
+          READ_TIMEOUT);
 
   /**
    * {@code gcs.*} is ours alone: a mistyped key would otherwise silently fall back to a default,
@@ -132,6 +153,8 @@ record GcsConfig(
     RETRIES.checked(retries);
     LIST_PAGE_SIZE.checked(listPageSize);
     SINGLE_REQUEST_UPLOAD_MAX_BYTES.checked(singleRequestUploadMaxBytes);
+    CONNECT_TIMEOUT.checked(requireNonNull(connectTimeout, "connectTimeout is null"));
+    READ_TIMEOUT.checked(requireNonNull(readTimeout, "readTimeout is null"));
   }
 
   /**
@@ -151,7 +174,9 @@ record GcsConfig(
         PARALLELISM.get(config),
         RETRIES.get(config),
         LIST_PAGE_SIZE.get(config),
-        SINGLE_REQUEST_UPLOAD_MAX_BYTES.get(config));
+        SINGLE_REQUEST_UPLOAD_MAX_BYTES.get(config),
+        CONNECT_TIMEOUT.get(config),
+        READ_TIMEOUT.get(config));
   }
 
   /** The endpoint as the client's host: {@code http://host:port}, without a trailing slash. */

@@ -14,6 +14,23 @@ import java.nio.file.NoSuchFileException;
 final class GcsErrors {
   private GcsErrors() {}
 
+  /** Where requests go, and how long they may take: what to check when GCS does not answer. */
+  static final String WHERE =
+      String.join(
+          ", ",
+          GcsConfig.ENDPOINT.key(),
+          GcsConfig.CONNECT_TIMEOUT.key(),
+          GcsConfig.READ_TIMEOUT.key(),
+          GcsConfig.RETRIES.key());
+
+  /** Who requests are made as: what to check when GCS refuses them. */
+  static final String WHO =
+      GcsConfig.CREDENTIALS_FILE.key()
+          + ", "
+          + GcsConfig.NO_CREDENTIALS.key()
+          + ", or Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS, gcloud auth"
+          + " application-default login, the metadata server)";
+
   /**
    * Maps a failed request to the JDK exception a caller can act on.
    *
@@ -21,9 +38,14 @@ final class GcsErrors {
    */
   static IOException translate(
       StorageException e, String what, StorageLocation location, boolean folder) {
+    Throwable network = e.getCode() == 0 ? StorageErrors.networkCause(e) : null;
+    if (network != null) {
+      return StorageErrors.unreachable(
+          location, what + ": " + StorageErrors.describe(network), WHERE, e);
+    }
     return switch (e.getCode()) {
       case 404 -> StorageErrors.noSuchFile(location, folder ? "bucket does not exist" : null, e);
-      case 401, 403 -> StorageErrors.accessDenied(location, e.getMessage(), e);
+      case 401, 403 -> StorageErrors.accessDenied(location, e.getMessage() + "; check " + WHO, e);
       case 412 -> StorageErrors.alreadyExists(location, e);
       default -> new IOException("cannot " + what + ": " + describe(e), e);
     };

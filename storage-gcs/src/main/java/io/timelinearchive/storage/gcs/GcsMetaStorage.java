@@ -15,6 +15,7 @@ import java.io.InputStream;
 import java.nio.channels.Channels;
 import java.util.Collection;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -68,6 +69,12 @@ final class GcsMetaStorage implements MetaStorage, ServiceRequestCounting {
   public FileIterator list(StorageLocation folder) throws IOException {
     checkOwn(folder);
     return GcsListing.start(storage, bucket, folder, config.listPageSize());
+  }
+
+  @Override
+  public List<StorageLocation> listFolders(StorageLocation folder) throws IOException {
+    checkOwn(folder);
+    return GcsFolderListing.list(storage, bucket, folder, config.listPageSize());
   }
 
   @Override

@@ -73,7 +73,11 @@ public final class GcsMetaStorageFactory implements MetaStorageFactory {
       throws IOException {
     HttpStorageOptions.Builder builder = StorageOptions.http();
     builder.setTransportOptions(
-        HttpTransportOptions.newBuilder().setHttpTransportFactory(() -> requests).build());
+        HttpTransportOptions.newBuilder()
+            .setHttpTransportFactory(() -> requests)
+            .setConnectTimeout((int) gcs.connectTimeout().toMillis())
+            .setReadTimeout((int) gcs.readTimeout().toMillis())
+            .build());
     gcs.endpoint().ifPresent(endpoint -> builder.setHost(endpoint.toString()));
     if (gcs.noCredentials()) {
       builder.setCredentials(NoCredentials.getInstance());

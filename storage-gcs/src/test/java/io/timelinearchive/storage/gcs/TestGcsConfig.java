@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -46,6 +47,8 @@ class TestGcsConfig {
     settings.put("gcs.retries", "0");
     settings.put("gcs.list-page-size", "10");
     settings.put("gcs.single-request-upload-max-bytes", "1024");
+    settings.put("gcs.connect-timeout", "2s");
+    settings.put("gcs.read-timeout", "1500ms");
 
     GcsConfig config = GcsConfig.from(settings);
 
@@ -60,7 +63,9 @@ class TestGcsConfig {
                 2,
                 0,
                 10,
-                1024));
+                1024,
+                Duration.ofSeconds(2),
+                Duration.ofMillis(1500)));
   }
 
   @ParameterizedTest

@@ -53,7 +53,32 @@ record HdfsConfig(
                   + " left open; 0s starts the recovery and does not wait")
           .build();
 
-  static final List<Setting<?>> SETTINGS = List.of(SCHEMES, LEASE_RECOVERY_TIMEOUT);
+  // Unset, Hadoop's own defaults apply: 20s per connection attempt, 10 retries of a refused
+  // connection and 45 of a timed-out one (about 15 minutes for a NameNode that drops packets), and
+  // two minutes for the answer to a call.
+  static final Setting<Duration> CONNECT_TIMEOUT =
+      Setting.duration("hadoop.connect-timeout")
+          .between(Duration.ofMillis(1), Duration.ofMillis(Integer.MAX_VALUE))
+          .documentedDefault("Hadoop's, 20s")
+          .doc("opening a connection to the NameNode, each attempt (ipc.client.connect.timeout)")
+          .build();
+  static final Setting<Duration> REQUEST_TIMEOUT =
+      Setting.duration("hadoop.request-timeout")
+          .between(Duration.ofMillis(1), Duration.ofMillis(Integer.MAX_VALUE))
+          .documentedDefault("Hadoop's, 2m")
+          .doc("waiting for the NameNode's answer to one call (ipc.client.rpc-timeout.ms)")
+          .build();
+  static final Setting<Integer> CONNECT_RETRIES =
+      Setting.integer("hadoop.connect-retries")
+          .between(0, 100)
+          .documentedDefault("Hadoop's, 10 (45 after a timeout)")
+          .doc(
+              "retries of a refused or timed-out connection, a second apart"
+                  + " (ipc.client.connect.max.retries and ipc.client.connect.max.retries.on.timeouts)")
+          .build();
+
+  static final List<Setting<?>> SETTINGS =
+      List.of(SCHEMES, LEASE_RECOVERY_TIMEOUT, CONNECT_TIMEOUT, REQUEST_TIMEOUT, CONNECT_RETRIES);
 
   /**
    * Our keys among Hadoop's: a key that is none of ours is handed to Hadoop, unless it looks like a
@@ -106,7 +131,38 @@ record HdfsConfig(
             hadoop.put(name, value);
           }
         });
+    CONNECT_TIMEOUT
+        .find(config)
+        .ifPresent(t -> setOnce(hadoop, CONNECT_TIMEOUT, "ipc.client.connect.timeout", millis(t)));
+    REQUEST_TIMEOUT
+        .find(config)
+        .ifPresent(t -> setOnce(hadoop, REQUEST_TIMEOUT, "ipc.client.rpc-timeout.ms", millis(t)));
+    CONNECT_RETRIES
+        .find(config)
+        .ifPresent(
+            n -> {
+              setOnce(hadoop, CONNECT_RETRIES, "ipc.client.connect.max.retries", n.toString());
+              setOnce(
+                  hadoop,
+                  CONNECT_RETRIES,
+                  "ipc.client.connect.max.retries.on.timeouts",
+                  n.toString());
+            });
     return new HdfsConfig(schemes, timeout, hadoop);
+  }
+
+  private static String millis(Duration d) {
+    return Long.toString(d.toMillis());
+  }
+
+  /** Our setting as the Hadoop key it stands for; both at once would leave the winner unclear. */
+  private static void setOnce(
+      Map<String, String> hadoop, Setting<?> ours, String hadoopKey, String value) {
+    if (hadoop.containsKey(hadoopKey)) {
+      throw new IllegalArgumentException(
+          ours.key() + " and " + PREFIX + hadoopKey + " both set the same thing: give one of them");
+    }
+    hadoop.put(hadoopKey, value);
   }
 
   private static Set<String> parseSchemes(String text) throws InvalidValueException {

@@ -79,7 +79,19 @@ final class HdfsMetaStorage implements MetaStorage {
     Configuration conf = settings.toConfiguration();
     URI uri = URI.create(root.scheme() + "://" + root.authority() + "/");
     long start = System.nanoTime();
-    FileSystem fs = FileSystem.newInstance(uri, conf);
+    FileSystem fs;
+    try {
+      fs = FileSystem.newInstance(uri, conf);
+    } catch (IOException e) {
+      throw HdfsErrors.translate(e, root);
+    } catch (IllegalArgumentException e) {
+      // Hadoop reports a NameNode host that does not resolve as a bad argument.
+      IOException unreachable = HdfsErrors.unreachableOr(e, root, null);
+      if (unreachable == null) {
+        throw e;
+      }
+      throw unreachable;
+    }
     try {
       FileContext fileContext = FileContext.getFileContext(fs.getUri(), conf);
       LOG.debug(
@@ -149,6 +161,28 @@ final class HdfsMetaStorage implements MetaStorage {
     // HDFS happens to list in byte order, but no FileSystem promises any order.
     files.sort(BY_NAME);
     return FileIterator.of(files);
+  }
+
+  /** Paged by the client: listStatusIterator fetches dfs.ls.limit entries per call. */
+  @Override
+  public List<StorageLocation> listFolders(StorageLocation folder) throws IOException {
+    Path dir = path(folder);
+    List<String> names = new ArrayList<>();
+    try {
+      RemoteIterator<FileStatus> statuses = fs.listStatusIterator(dir);
+      while (statuses.hasNext()) {
+        FileStatus status = statuses.next();
+        if (status.isDirectory()) {
+          names.add(status.getPath().getName());
+        }
+      }
+    } catch (FileNotFoundException e) {
+      return List.of();
+    } catch (IOException e) {
+      throw HdfsErrors.translate(e, folder);
+    }
+    names.sort(Utf8Order.COMPARATOR);
+    return names.stream().map(folder::resolve).toList();
   }
 
   @Override

@@ -112,4 +112,39 @@ class TestHdfsConfig {
         .contains("fs.s3a.secret.key", "ssl.server.keystore.password")
         .doesNotContain("very-secret", "hunter2");
   }
+
+  @Test
+  void theTimeoutAndRetrySettingsAreTheHadoopKeysTheyStandFor() {
+    HdfsConfig config =
+        HdfsConfig.from(
+            Map.of(
+                "hadoop.connect-timeout", "3s",
+                "hadoop.request-timeout", "1500ms",
+                "hadoop.connect-retries", "2"));
+
+    assertThat(config.hadoopProperties())
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                "ipc.client.connect.timeout", "3000",
+                "ipc.client.rpc-timeout.ms", "1500",
+                "ipc.client.connect.max.retries", "2",
+                "ipc.client.connect.max.retries.on.timeouts", "2"));
+    assertThat(config.toConfiguration().getInt("ipc.client.rpc-timeout.ms", -1)).isEqualTo(1500);
+  }
+
+  @Test
+  void aTimeoutGivenBothWaysIsRefusedNamingBothKeys() {
+    assertThatThrownBy(
+            () ->
+                HdfsConfig.from(
+                    Map.of(
+                        "hadoop.request-timeout", "2s",
+                        "hadoop.ipc.client.rpc-timeout.ms", "5000")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "hadoop.request-timeout and hadoop.ipc.client.rpc-timeout.ms both set the same thing:"
+                + " give one of them");
+    assertThatThrownBy(() -> HdfsConfig.from(Map.of("hadoop.connect-timeout", "0s")))
+        .hasMessageStartingWith("hadoop.connect-timeout='0s' must be");
+  }
 }

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -63,6 +64,12 @@ final class S3MetaStorage implements MetaStorage, ServiceRequestCounting {
   public FileIterator list(StorageLocation folder) throws IOException {
     checkOwned(folder);
     return new S3Listing(client, bucket, config.listPageSize(), folder);
+  }
+
+  @Override
+  public List<StorageLocation> listFolders(StorageLocation folder) throws IOException {
+    checkOwned(folder);
+    return S3FolderListing.list(client, bucket, config.listPageSize(), folder);
   }
 
   @Override

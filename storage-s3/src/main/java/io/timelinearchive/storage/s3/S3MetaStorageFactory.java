@@ -59,7 +59,7 @@ public final class S3MetaStorageFactory implements MetaStorageFactory {
     S3RequestCounter counter = new S3RequestCounter();
     S3Client client;
     try {
-      client = client(settings, credentials, counter);
+      client = client(settings, markingFailures(credentials), counter);
     } catch (RuntimeException e) {
       closeQuietly(credentials, e);
       throw e;
@@ -103,6 +103,17 @@ public final class S3MetaStorageFactory implements MetaStorageFactory {
                 keys.accessKey(), keys.secretKey(), keys.sessionToken().get())
             : AwsBasicCredentials.create(keys.accessKey(), keys.secretKey());
     return StaticCredentialsProvider.create(credentials);
+  }
+
+  /** {@code provider}, its failures marked so that they read as missing credentials. */
+  private static AwsCredentialsProvider markingFailures(AwsCredentialsProvider provider) {
+    return () -> {
+      try {
+        return provider.resolveCredentials();
+      } catch (SdkClientException e) {
+        throw SdkClientException.create(e.getMessage(), new S3Errors.MissingCredentials(e));
+      }
+    };
   }
 
   private static S3Client client(

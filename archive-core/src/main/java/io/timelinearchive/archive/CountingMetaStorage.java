@@ -1,8 +1,16 @@
-package io.timelinearchive.storage;
+package io.timelinearchive.archive;
 
+import io.timelinearchive.storage.AppendableLog;
+import io.timelinearchive.storage.FileIterator;
+import io.timelinearchive.storage.ForwardingAppendableLog;
+import io.timelinearchive.storage.ForwardingMetaStorage;
+import io.timelinearchive.storage.MetaStorage;
+import io.timelinearchive.storage.RequestCounts;
+import io.timelinearchive.storage.StorageLocation;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -13,7 +21,7 @@ import java.util.concurrent.atomic.LongAdder;
  * #serviceRequests} passes on the counted storage's own counts of its service's requests, where it
  * keeps them, and is empty otherwise.
  */
-public final class CountingMetaStorage extends ForwardingMetaStorage {
+final class CountingMetaStorage extends ForwardingMetaStorage {
   private final LongAdder list = new LongAdder();
   private final LongAdder read = new LongAdder();
   private final LongAdder open = new LongAdder();
@@ -23,7 +31,7 @@ public final class CountingMetaStorage extends ForwardingMetaStorage {
   private final LongAdder deletedFiles = new LongAdder();
   private final LongAdder deleteCalls = new LongAdder();
 
-  public CountingMetaStorage(MetaStorage delegate) {
+  CountingMetaStorage(MetaStorage delegate) {
     super(delegate);
   }
 
@@ -31,7 +39,7 @@ public final class CountingMetaStorage extends ForwardingMetaStorage {
    * The counts so far. Each count is exact for the calls made before this was called; while calls
    * run in other threads, the counts of different kinds may be taken at slightly different times.
    */
-  public RequestCounts counts() {
+  RequestCounts counts() {
     return new RequestCounts(
         list.sum(),
         read.sum(),
@@ -47,6 +55,12 @@ public final class CountingMetaStorage extends ForwardingMetaStorage {
   public FileIterator list(StorageLocation folder) throws IOException {
     list.increment();
     return delegate.list(folder);
+  }
+
+  @Override
+  public List<StorageLocation> listFolders(StorageLocation folder) throws IOException {
+    list.increment();
+    return delegate.listFolders(folder);
   }
 
   @Override

@@ -1,8 +1,15 @@
-package io.timelinearchive.storage;
+package io.timelinearchive.archive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.timelinearchive.storage.AbstractMetaStorageContractTest;
+import io.timelinearchive.storage.AppendableLog;
+import io.timelinearchive.storage.ForwardingMetaStorage;
+import io.timelinearchive.storage.MetaStorage;
+import io.timelinearchive.storage.RequestCounts;
+import io.timelinearchive.storage.StorageLocation;
+import io.timelinearchive.storage.WithoutAppendMetaStorage;
 import io.timelinearchive.storage.memory.InMemoryMetaStorageFactory;
 import java.io.IOException;
 import java.io.InputStream;
@@ -54,6 +61,21 @@ class TestCountingMetaStorage extends AbstractMetaStorageContractTest {
   }
 
   @Test
+  void testPassesOnTheServiceRequestsTheStoreCounts() throws Exception {
+    Map<String, Long> counts = Map.of("GetObject", 3L);
+    MetaStorage counted =
+        new ForwardingMetaStorage(storage) {
+          @Override
+          public Map<String, Long> serviceRequests() {
+            return counts;
+          }
+        };
+
+    assertThat(storage.serviceRequests()).isEmpty();
+    assertThat(new CountingMetaStorage(counted).serviceRequests()).isEqualTo(counts);
+  }
+
+  @Test
   void testCountsEachKind() throws Exception {
     StorageLocation a = root().resolve("a");
     StorageLocation log = root().resolve("log");
@@ -66,6 +88,7 @@ class TestCountingMetaStorage extends AbstractMetaStorageContractTest {
       in.readAllBytes();
     }
     storage.list(root()).toList();
+    storage.listFolders(root()); // a listing too
     try (AppendableLog appendable = storage.openLog(log).orElseThrow()) {
       appendable.append(new byte[] {1});
       appendable.append(new byte[] {2});
@@ -75,11 +98,11 @@ class TestCountingMetaStorage extends AbstractMetaStorageContractTest {
     storage.deleteAll(List.of());
 
     RequestCounts counts = storage.counts();
-    assertThat(counts).isEqualTo(new RequestCounts(1, 2, 1, 1, 1, 3, 3, 2));
-    assertThat(counts.calls()).isEqualTo(1 + 2 + 1 + 1 + 1 + 3 + 2);
+    assertThat(counts).isEqualTo(new RequestCounts(2, 2, 1, 1, 1, 3, 3, 2));
+    assertThat(counts.calls()).isEqualTo(2 + 2 + 1 + 1 + 1 + 3 + 2);
     assertThat(counts)
         .hasToString(
-            "list=1 read=2 open=1 createExclusive=1 openLog=1 append=3 delete=3 files in 2 calls");
+            "list=2 read=2 open=1 createExclusive=1 openLog=1 append=3 delete=3 files in 2 calls");
   }
 
   @Test
