@@ -13,6 +13,8 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 @Command(
+    mixinStandardHelpOptions = true,
+    versionProvider = TimelineArchiveCommand.Version.class,
     name = "archive-all",
     description =
         "Archive every Hudi table below a folder (those holding .hoodie/, down to --depth), a few"

@@ -14,6 +14,8 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 @Command(
+    mixinStandardHelpOptions = true,
+    versionProvider = TimelineArchiveCommand.Version.class,
     name = "archive",
     description =
         "Archive what the retention rules select: append it to the archive, then delete it from"
@@ -32,21 +34,25 @@ final class ArchiveCommand implements Callable<Integer> {
   @Option(names = "--dry-run", description = "Show what would be archived; change nothing.")
   boolean dryRun;
 
+  @Mixin PlanListing listing;
+
+  @Mixin ProgressOption progress;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     try (TimelineArchiver archiver =
         TimelineArchiver.open(
-            table, options.config(spec), PauseHook.wrap(new ProgressListener(err), err))) {
+            table, options.config(spec), PauseHook.wrap(ProgressListener.of(progress, err), err))) {
       if (dryRun) {
         ArchivalPlan plan = archiver.plan();
-        PlanCommand.print(out, root.json, plan, archiver.rules(), true);
+        PlanCommand.print(out, root.json, table, plan, archiver.rules(), listing, true);
         return TimelineArchiveCommand.EXIT_OK;
       }
       ArchiveResult result = archiver.archiveIfRequired();
       if (root.json) {
-        Output.json(out, Reports.result(result));
+        Output.json(out, Reports.result(table, result));
       } else {
         Reports.printResult(out, result);
       }

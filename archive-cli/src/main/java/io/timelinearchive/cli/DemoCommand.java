@@ -18,17 +18,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 @Command(
+    mixinStandardHelpOptions = true,
+    versionProvider = TimelineArchiveCommand.Version.class,
     name = "demo",
     description =
         "Write a sample Hudi table on local disk, archive it with the default settings, and read"
@@ -42,6 +46,15 @@ final class DemoCommand implements Callable<Integer> {
       arity = "0..1",
       description = "An empty or missing folder for the table (default: a new temporary folder).")
   Path dir;
+
+  @Option(
+      names = "--no-archive",
+      description =
+          "Write the sample table and stop: it still needs archiving, for trying plan and"
+              + " archive on it.")
+  boolean noArchive;
+
+  @picocli.CommandLine.Mixin ProgressOption progress;
 
   @Override
   public Integer call() throws Exception {
@@ -66,10 +79,14 @@ final class DemoCommand implements Callable<Integer> {
     try (MetaStorage storage = MetaStorages.open(base, config)) {
       table = SampleTable.write(storage, base, SampleTable.Spec.demo());
     }
+    if (noArchive) {
+      printWritten(out, base, folder, table);
+      return TimelineArchiveCommand.EXIT_OK;
+    }
     ArchiveResult result;
     try (TimelineArchiver archiver =
         TimelineArchiver.open(
-            base.toString(), config, new ProgressListener(spec.commandLine().getErr()))) {
+            base.toString(), config, ProgressListener.of(progress, spec.commandLine().getErr()))) {
       result = archiver.archiveIfRequired();
     }
     Set<TimelineInstant> active = new HashSet<>();
@@ -91,11 +108,10 @@ final class DemoCommand implements Callable<Integer> {
     boolean complete = union.equals(original);
 
     if (root.json) {
-      Map<String, Object> json = new LinkedHashMap<>();
-      json.put("table", base.toString());
+      Map<String, Object> json = Reports.document(base.toString());
       json.put("instantFilesWritten", original.size());
       json.put("instantsByAction", table.instantsByAction());
-      json.put("result", Reports.result(result));
+      json.put("result", Reports.result(base.toString(), result));
       json.put("archiveReadBack", readBack(archived));
       json.put("everyInstantFileKept", complete);
       Output.json(out, json);
@@ -127,9 +143,55 @@ final class DemoCommand implements Callable<Integer> {
           complete
               ? "  check: every instant file written is in the active timeline or the archive"
               : "  CHECK FAILED: active + archive differ from what was written");
+      out.println();
+      printNext(
+          out,
+          List.of(
+              "show archived " + folder.toAbsolutePath() + " --limit 10",
+              "show archived " + folder.toAbsolutePath() + " --action clean --details",
+              "show active " + folder.toAbsolutePath() + " --state completed",
+              "plan " + folder.toAbsolutePath()));
+      out.println(
+          "for a sample table that still needs archiving, to try plan and archive on: "
+              + "timeline-archive demo --no-archive");
     }
     out.flush();
     return complete ? TimelineArchiveCommand.EXIT_OK : TimelineArchiveCommand.EXIT_FAILURE;
+  }
+
+  /** What {@code --no-archive} prints: the table written and what to run on it. */
+  private void printWritten(
+      PrintWriter out, StorageLocation base, Path folder, SampleTable.Written table) {
+    if (root.json) {
+      Map<String, Object> json = Reports.document(base.toString());
+      json.put("instantFilesWritten", table.files().size());
+      json.put("instantsByAction", table.instantsByAction());
+      Output.json(out, json);
+      return;
+    }
+    out.println("sample table: " + folder.toAbsolutePath());
+    out.println(
+        "wrote "
+            + table.files().size()
+            + " instant files, instants by action: "
+            + table.instantsByAction());
+    out.println("not archived (--no-archive)");
+    out.println();
+    String path = folder.toAbsolutePath().toString();
+    printNext(
+        out,
+        List.of(
+            "plan " + path,
+            "plan " + path + " --list",
+            "archive " + path + " --dry-run --min 10 --max 15",
+            "archive " + path,
+            "show archived " + path + " --limit 10"));
+    out.flush();
+  }
+
+  private static void printNext(PrintWriter out, List<String> commands) {
+    out.println("next, try:");
+    commands.forEach(c -> out.println("  timeline-archive " + c));
   }
 
   private static Map<String, Object> readBack(ArchivedTimeline archived) {

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.timelinearchive.timeline.TimelineInstant;
 import java.io.PrintWriter;
 import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /** Text or JSON on standard output. */
 final class Output {
@@ -22,6 +24,18 @@ final class Output {
       throw new IllegalStateException("cannot print JSON", e);
     }
     out.flush();
+  }
+
+  /**
+   * Under {@code --json}, a failure on standard output too, so that a script reading JSON sees it:
+   * {@code {"schemaVersion":1,"error":"…","exitCode":3}}.
+   */
+  static void error(PrintWriter out, String message, int exitCode) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("schemaVersion", Reports.SCHEMA_VERSION);
+    m.put("error", message);
+    m.put("exitCode", exitCode);
+    json(out, m);
   }
 
   /** The value as JSON on one line. */

@@ -55,6 +55,11 @@ final class PauseHook implements ArchiveListener {
   }
 
   @Override
+  public void onProgress(Phase phase, long done, long total) throws IOException {
+    next.onProgress(phase, done, total);
+  }
+
+  @Override
   public void onPhase(Phase phase) throws IOException {
     next.onPhase(phase);
     if (phase != pauseBefore) {

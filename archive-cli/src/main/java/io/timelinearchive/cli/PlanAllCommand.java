@@ -13,6 +13,8 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 @Command(
+    mixinStandardHelpOptions = true,
+    versionProvider = TimelineArchiveCommand.Version.class,
     name = "plan-all",
     description =
         "Show what archive-all would archive in every Hudi table below a folder, and why selection"

@@ -12,6 +12,7 @@ import io.timelinearchive.timeline.TimelineInstant;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -21,6 +22,36 @@ import java.util.Set;
 /** Turns results into text lines and JSON-ready maps. */
 final class Reports {
   private Reports() {}
+
+  /** The version of the JSON every command prints; raised when a field changes meaning. */
+  static final int SCHEMA_VERSION = 1;
+
+  /**
+   * The start of every command's JSON: {@code schemaVersion} and {@code table}, so that one reader
+   * handles the output of every command.
+   */
+  static Map<String, Object> document(String table) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("schemaVersion", SCHEMA_VERSION);
+    m.put("table", table);
+    return m;
+  }
+
+  /**
+   * The instant files as {@code instantFiles} (one entry per state file), with {@code instants}:
+   * how many instants (time and action) they belong to, the same count in every command.
+   */
+  static void putInstantFiles(Map<String, Object> m, Collection<TimelineInstant> files) {
+    m.put("instantFiles", files.stream().map(Reports::instant).toList());
+    m.put("instants", instantCount(files));
+  }
+
+  /**
+   * How many instants the files belong to: the requested, inflight and completed file count once.
+   */
+  static long instantCount(Collection<TimelineInstant> files) {
+    return files.stream().map(i -> i.time() + " " + i.action().actionName()).distinct().count();
+  }
 
   static Map<String, Object> instant(TimelineInstant i) {
     Map<String, Object> m = new LinkedHashMap<>();
@@ -39,9 +70,12 @@ final class Reports {
     return m;
   }
 
-  static Map<String, Object> plan(ArchivalPlan plan, List<String> rules, boolean dryRun) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("dryRun", dryRun);
+  static Map<String, Object> plan(
+      String table, ArchivalPlan plan, List<String> rules, boolean dryRun) {
+    Map<String, Object> m = document(table);
+    if (dryRun) {
+      m.put("dryRun", true);
+    }
     m.put("instantFiles", plan.files().stream().map(Reports::instant).toList());
     m.put("instants", plan.instants().size());
     m.put("instantsByAction", byAction(plan));
@@ -73,11 +107,11 @@ final class Reports {
     plan.warnings().forEach(w -> out.println("warning: " + w));
   }
 
-  static Map<String, Object> result(ArchiveResult r) {
-    Map<String, Object> m = new LinkedHashMap<>();
+  static Map<String, Object> result(String table, ArchiveResult r) {
+    Map<String, Object> m = document(table);
     m.put("activeBefore", r.activeBefore());
     m.put("activeAfter", r.activeAfter());
-    m.put("archived", r.archived().stream().map(Reports::instant).toList());
+    putInstantFiles(m, r.archived());
     m.put("instantsByAction", r.archivedByAction());
     m.put("recovered", r.recovered().stream().map(Reports::instant).toList());
     m.put(

@@ -7,6 +7,7 @@ import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.HoodieTable;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,6 +23,8 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 @Command(
+    mixinStandardHelpOptions = true,
+    versionProvider = TimelineArchiveCommand.Version.class,
     name = "show",
     description = "List instants, one line per state file: <time> <action> <state>, then a count.",
     subcommands = {ShowCommand.Active.class, ShowCommand.Archived.class})
@@ -41,7 +44,11 @@ final class ShowCommand {
     }
   }
 
-  @Command(name = "active", description = "The instants of the active timeline (.hoodie/).")
+  @Command(
+      name = "active",
+      mixinStandardHelpOptions = true,
+      versionProvider = TimelineArchiveCommand.Version.class,
+      description = "The instants of the active timeline (.hoodie/).")
   static final class Active implements Callable<Integer> {
     @ParentCommand ShowCommand show;
     @Spec CommandSpec spec;
@@ -51,19 +58,23 @@ final class ShowCommand {
 
     @picocli.CommandLine.Mixin StorageOptions storageOptions;
 
+    @picocli.CommandLine.Mixin InstantFilter filter;
+
     @Override
     public Integer call() throws Exception {
       PrintWriter out = spec.commandLine().getOut();
       PrintWriter err = spec.commandLine().getErr();
+      filter.check();
       StorageLocation base = StorageLocation.of(table);
       try (MetaStorage storage = MetaStorages.open(base, storageOptions.config(spec))) {
         HoodieTable hoodieTable = HoodieTable.load(storage, base);
         ActiveListing active = ActiveListing.load(storage, hoodieTable.metaFolder());
+        List<TimelineInstant> matching = filter.matching(active.instants(), i -> i);
+        List<TimelineInstant> listed = filter.limited(matching);
         if (show.root.json) {
-          Map<String, Object> json = new LinkedHashMap<>();
-          json.put("table", base.toString());
-          json.put("instants", active.instants().stream().map(Reports::instant).toList());
-          json.put("count", active.instants().size());
+          Map<String, Object> json = Reports.document(base.toString());
+          Reports.putInstantFiles(json, listed);
+          json.put("instantFilesMatched", matching.size());
           json.put(
               "malformed",
               active.malformed().stream()
@@ -77,8 +88,8 @@ final class ShowCommand {
                   .toList());
           Output.json(out, json);
         } else {
-          Output.lines(out, active.instants());
-          out.println(active.instants().size() + " instant file(s) in the active timeline");
+          Output.lines(out, listed);
+          out.println(count(listed, matching) + " in the active timeline");
           out.flush();
           // Standard error, so that standard output stays instant lines and the count.
           for (ActiveListing.Malformed m : active.malformed()) {
@@ -96,7 +107,18 @@ final class ShowCommand {
     }
   }
 
-  @Command(name = "archived", description = "The instants in the archive (.hoodie/archived/).")
+  /** "39 instant file(s)", or "listed 5 of 39 instant file(s)" under {@code --limit}. */
+  static String count(List<?> listed, List<?> matching) {
+    return (listed.size() == matching.size() ? "" : "listed " + listed.size() + " of ")
+        + matching.size()
+        + " instant file(s)";
+  }
+
+  @Command(
+      name = "archived",
+      mixinStandardHelpOptions = true,
+      versionProvider = TimelineArchiveCommand.Version.class,
+      description = "The instants in the archive (.hoodie/archived/).")
   static final class Archived implements Callable<Integer> {
     @ParentCommand ShowCommand show;
     @Spec CommandSpec spec;
@@ -121,36 +143,44 @@ final class ShowCommand {
 
     @picocli.CommandLine.Mixin StorageOptions storageOptions;
 
+    @picocli.CommandLine.Mixin InstantFilter filter;
+
     @Override
     public Integer call() throws Exception {
       PrintWriter out = spec.commandLine().getOut();
       // Checked before the table is touched: a bad range is a usage error on any table.
       ArchiveReadOptions options =
           new ArchiveReadOptions(Optional.ofNullable(from), Optional.ofNullable(to), details);
+      filter.check();
       StorageLocation base = StorageLocation.of(table);
       try (MetaStorage storage = MetaStorages.open(base, storageOptions.config(spec))) {
         HoodieTable hoodieTable = HoodieTable.load(storage, base);
         ArchivedTimeline archived =
             ArchivedTimeline.load(storage, hoodieTable.archiveFolder(), options);
+        List<ArchivedInstant> matching =
+            filter.matching(archived.instants(), ArchivedInstant::instant);
+        List<ArchivedInstant> listed = filter.limited(matching);
         if (show.root.json) {
-          Map<String, Object> json = new LinkedHashMap<>();
-          json.put("table", base.toString());
+          Map<String, Object> json = Reports.document(base.toString());
           List<Object> instants = new ArrayList<>();
-          for (ArchivedInstant a : archived.instants()) {
+          for (ArchivedInstant a : listed) {
             instants.add(Reports.archivedInstant(a, details));
           }
-          json.put("instants", instants);
-          json.put("count", instants.size());
-          json.put("files", archived.files().stream().map(Reports::archiveFile).toList());
+          json.put("instantFiles", instants);
+          json.put(
+              "instants",
+              Reports.instantCount(listed.stream().map(ArchivedInstant::instant).toList()));
+          json.put("instantFilesMatched", matching.size());
+          json.put("archiveFiles", archived.files().stream().map(Reports::archiveFile).toList());
           Output.json(out, json);
         } else {
-          for (ArchivedInstant a : archived.instants()) {
+          for (ArchivedInstant a : listed) {
             out.println(Output.line(a.instant()));
             if (details) {
               out.println("  " + Output.compactJson(Reports.details(a)));
             }
           }
-          out.println(archived.instants().size() + " instant file(s) in the archive");
+          out.println(count(listed, matching) + " in the archive");
         }
       }
       return TimelineArchiveCommand.EXIT_OK;

@@ -35,7 +35,7 @@ import picocli.CommandLine.ScopeType;
       ShowCommand.class,
       UnarchiveCommand.class,
       UnlockCommand.class,
-      CommandLine.HelpCommand.class
+      HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
@@ -122,7 +122,12 @@ public final class TimelineArchiveCommand {
                   && r.verbose;
           int code = exitCode(e);
           PrintWriter errors = commandLine.getErr();
-          errors.println("error: " + message(e));
+          String message = message(e);
+          if (commandLine.getCommandSpec().root().userObject() instanceof TimelineArchiveCommand r
+              && r.json) {
+            Output.error(commandLine.getOut(), message, code);
+          }
+          errors.println("error: " + message);
           if (verbose) {
             e.printStackTrace(errors);
           } else if (code == EXIT_FAILURE) {
@@ -157,6 +162,10 @@ public final class TimelineArchiveCommand {
   private static int usageError(CommandLine.ParameterException e, String[] args) {
     CommandLine commandLine = e.getCommandLine();
     PrintWriter err = commandLine.getErr();
+    // The options may not have been parsed: the argument itself says whether JSON was asked for.
+    if (java.util.Arrays.asList(args).contains("--json")) {
+      Output.error(commandLine.getOut(), e.getMessage(), EXIT_USAGE);
+    }
     err.println("error: " + e.getMessage());
     CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
     CommandLine.Help help = commandLine.getHelp();

@@ -4,7 +4,6 @@ import io.timelinearchive.archive.restore.RestoreResult;
 import io.timelinearchive.archive.restore.TimelineRestorer;
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -16,6 +15,8 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 @Command(
+    mixinStandardHelpOptions = true,
+    versionProvider = TimelineArchiveCommand.Version.class,
     name = "unarchive",
     description =
         "Restore archived instants to the active timeline, byte for byte, from the raw bytes the"
@@ -61,9 +62,11 @@ final class UnarchiveCommand implements Callable<Integer> {
     try (TimelineRestorer restorer = TimelineRestorer.open(table, ConfOptions.parse(conf, spec))) {
       RestoreResult result = restorer.restore(from, to, force, dryRun);
       if (root.json) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("dryRun", result.dryRun());
-        m.put("restored", result.restored().stream().map(Reports::instant).toList());
+        Map<String, Object> m = Reports.document(table);
+        if (result.dryRun()) {
+          m.put("dryRun", true);
+        }
+        Reports.putInstantFiles(m, result.restored());
         m.put("alreadyActive", result.alreadyActive().stream().map(Reports::instant).toList());
         m.put("warnings", result.warnings());
         Output.json(out, m);

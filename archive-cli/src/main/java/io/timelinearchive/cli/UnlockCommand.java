@@ -3,7 +3,6 @@ package io.timelinearchive.cli;
 import io.timelinearchive.archive.TimelineArchiver;
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -15,6 +14,8 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 @Command(
+    mixinStandardHelpOptions = true,
+    versionProvider = TimelineArchiveCommand.Version.class,
     name = "unlock",
     description =
         "Release the archive lock of an archiver that died on another host (one that died on this"
@@ -51,8 +52,7 @@ final class UnlockCommand implements Callable<Integer> {
       released = archiver.unlock(owner, force);
     }
     if (root.json) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("table", table);
+      Map<String, Object> m = Reports.document(table);
       m.put("owner", owner);
       m.put("released", released);
       Output.json(out, m);

@@ -66,7 +66,7 @@ class TestArchive {
     List<TimelineInstant> active = Tables.activeInstants(table);
     Set<TimelineInstant> gone = new HashSet<>(written.files().values());
     active.forEach(gone::remove);
-    List<String> archived = lines(result.get("archived"));
+    List<String> archived = lines(result.get("instantFiles"));
     assertThat(archived)
         .containsExactlyElementsOf(
             gone.stream().sorted(TimelineInstant.ORDER).map(Tables::line).toList());
@@ -85,8 +85,8 @@ class TestArchive {
     assertThat(result.get("durationMillis").asLong()).isNotNegative();
 
     JsonNode shown = Cli.ok("show", "archived", table.toString(), "--json").json();
-    assertThat(lines(shown.get("instants"))).containsExactlyElementsOf(archived);
-    assertThat(shown.get("count").asInt()).isEqualTo(archived.size());
+    assertThat(lines(shown.get("instantFiles"))).containsExactlyElementsOf(archived);
+    assertThat(shown.get("instantFiles").size()).isEqualTo(archived.size());
   }
 
   @Test
@@ -97,7 +97,7 @@ class TestArchive {
 
     JsonNode second = Cli.ok(args("archive", table.toString(), Tables.AGGRESSIVE, "--json")).json();
 
-    assertThat(second.get("archived")).isEmpty();
+    assertThat(second.get("instantFiles")).isEmpty();
     assertThat(second.get("archiveFilesWritten")).isEmpty();
     assertThat(second.get("filesDeleted").asInt()).isZero();
     assertThat(second.get("activeAfter").asInt()).isEqualTo(second.get("activeBefore").asInt());
@@ -121,19 +121,37 @@ class TestArchive {
     assertThat(Tables.snapshot(table)).isEqualTo(before);
     assertThat(dryRun.outLines()).last().isEqualTo("dry run: nothing was changed");
     assertThat(dryRunJson.get("dryRun").asBoolean()).isTrue();
-    assertThat(planJson.get("dryRun").asBoolean()).isFalse();
+    assertThat(planJson.has("dryRun")).as("no dryRun: false noise").isFalse();
     assertThat(plan.outLines()).doesNotContain("dry run: nothing was changed");
 
+    List<String> listed =
+        Cli.ok(args("plan", table.toString(), Tables.AGGRESSIVE, "--list")).outLines();
+    List<String> firstTwo =
+        Cli.ok(args("plan", table.toString(), Tables.AGGRESSIVE, "--limit", "2")).outLines();
     JsonNode result = Cli.ok(args("archive", table.toString(), Tables.AGGRESSIVE, "--json")).json();
-    List<String> archived = lines(result.get("archived"));
+    List<String> archived = lines(result.get("instantFiles"));
     assertThat(lines(planJson.get("instantFiles"))).containsExactlyElementsOf(archived);
     assertThat(lines(dryRunJson.get("instantFiles"))).containsExactlyElementsOf(archived);
     assertThat(planJson.get("instants").asInt()).isEqualTo(13);
+    assertThat(result.get("instants").asInt())
+        .as("instants: the same count in archive")
+        .isEqualTo(13);
     assertThat(planJson.get("instantsByAction").get("commit").asInt()).isEqualTo(10);
     assertThat(plan.outLines())
-        .startsWith(archived.toArray(String[]::new))
+        .startsWith(archived.size() + " instant file(s) of 13 instant(s) would be archived")
+        .doesNotContainAnyElementsOf(archived)
+        .endsWith("--list prints every instant file, --limit N the first N");
+    assertThat(listed.subList(listed.size() - archived.size(), listed.size()))
+        .containsExactlyElementsOf(archived);
+    assertThat(firstTwo)
+        .containsSubsequence(
+            archived.get(0),
+            archived.get(1),
+            "listed 2 of "
+                + archived.size()
+                + "; --list prints every instant file, --limit N the first N");
+    assertThat(listed)
         .contains(
-            archived.size() + " instant file(s) of 13 instant(s) would be archived",
             "by action: {clean=3, commit=10}",
             "retention: keep 2 to 4 completed commits",
             "selection stopped (commits): keeping min commits (2)",
@@ -190,10 +208,11 @@ class TestArchive {
         Cli.ok(args("archive", table.toString(), Tables.AGGRESSIVE, "--batch", "7", "--json"))
             .json();
 
-    int entries = result.get("archived").size();
+    int entries = result.get("instantFiles").size();
     assertThat(entries).isEqualTo(39);
     assertThat(result.get("archiveFilesWritten").get(0).get("blocks").asInt()).isEqualTo(6);
-    JsonNode file = Cli.ok("show", "archived", "--json", table.toString()).json().get("files");
+    JsonNode file =
+        Cli.ok("show", "archived", "--json", table.toString()).json().get("archiveFiles");
     assertThat(file.get(0).get("blocks").asInt()).isEqualTo(6);
     assertThat(file.get(0).get("entries").asInt()).isEqualTo(39);
   }
@@ -222,7 +241,7 @@ class TestArchive {
     }
     assertThat(instants).isEqualTo(2);
     assertThat(result.get("archiveFilesWritten").get(0).get("blocks").asInt())
-        .isEqualTo(result.get("archived").size());
+        .isEqualTo(result.get("instantFiles").size());
   }
 
   @Test
@@ -256,10 +275,10 @@ class TestArchive {
     JsonNode result = Cli.ok(args("archive", uri, Tables.AGGRESSIVE, "--json")).json();
     JsonNode shown = Cli.ok("show", "archived", uri, "--json").json();
 
-    assertThat(result.get("archived")).hasSize(39);
-    assertThat(lines(shown.get("instants")))
-        .containsExactlyElementsOf(lines(result.get("archived")));
-    assertThat(Cli.ok("--json", "show", "active", uri).json().get("count").asInt())
+    assertThat(result.get("instantFiles")).hasSize(39);
+    assertThat(lines(shown.get("instantFiles")))
+        .containsExactlyElementsOf(lines(result.get("instantFiles")));
+    assertThat(Cli.ok("--json", "show", "active", uri).json().get("instantFiles").size())
         .isEqualTo(written.files().size() - 39);
   }
 

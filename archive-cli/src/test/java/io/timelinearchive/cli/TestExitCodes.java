@@ -180,12 +180,12 @@ class TestExitCodes {
 
     JsonNode result = run.json();
     assertThat(clean).exists().hasContent("not an avro file");
-    for (JsonNode i : result.get("archived")) {
+    for (JsonNode i : result.get("instantFiles")) {
       assertThat(i.get("time").asText()).isLessThan(cleanTime);
     }
     assertThat(result.get("barrier").get("kind").asText()).isEqualTo("UNREADABLE_FILE");
     assertThat(result.get("warnings").toString()).contains(clean.getFileName().toString());
-    assertThat(Tables.activeInstants(table).size() + result.get("archived").size())
+    assertThat(Tables.activeInstants(table).size() + result.get("instantFiles").size())
         .isEqualTo(written.files().size());
   }
 
@@ -221,7 +221,8 @@ class TestExitCodes {
     Cli.Run run = Cli.run("--json", "show", "archived", table.toString());
 
     assertThat(run.exitCode()).isEqualTo(3);
-    assertThat(run.out()).isEmpty();
+    // under --json the error is JSON on standard output too
+    assertThat(run.json().get("exitCode").asInt()).isEqualTo(3);
     assertThat(run.errLines()).hasSize(1);
     assertThat(run.errLines().get(0))
         .startsWith(
@@ -243,9 +244,9 @@ class TestExitCodes {
 
     JsonNode json = Cli.ok("--json", "show", "archived", table.toString()).json();
 
-    assertThat(json.get("count").asInt()).isEqualTo(39);
-    assertThat(json.get("files").get(0).get("truncatedTail").asBoolean()).isTrue();
-    assertThat(json.get("files").get(0).get("bytes").asLong()).isEqualTo(bytes.length + 30L);
+    assertThat(json.get("instantFiles").size()).isEqualTo(39);
+    assertThat(json.get("archiveFiles").get(0).get("truncatedTail").asBoolean()).isTrue();
+    assertThat(json.get("archiveFiles").get(0).get("bytes").asLong()).isEqualTo(bytes.length + 30L);
   }
 
   private static int indexOf(byte[] bytes, byte[] pattern, int from) {
@@ -330,7 +331,7 @@ class TestExitCodes {
 
     JsonNode result = Cli.ok(with(Tables.AGGRESSIVE, "archive", table.toString(), "--json")).json();
 
-    assertThat(result.get("archived")).hasSize(39);
+    assertThat(result.get("instantFiles")).hasSize(39);
     assertThat(lock).doesNotExist();
     assertThat(lock.getParent().resolve(".timeline_archive.lock.2")).doesNotExist();
   }

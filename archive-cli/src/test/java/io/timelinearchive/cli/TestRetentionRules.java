@@ -66,14 +66,14 @@ class TestRetentionRules {
         .anySatisfy(l -> assertThat(l).endsWith(" of 5 instant(s) would be archived"));
     for (JsonNode run : List.of(first, second)) {
       Set<String> keys = new HashSet<>();
-      run.get("archived").forEach(i -> keys.add(i.get("time").asText()));
+      run.get("instantFiles").forEach(i -> keys.add(i.get("time").asText()));
       assertThat(keys).hasSize(5);
       List<String> kinds = new ArrayList<>();
       run.get("barriers").forEach(b -> kinds.add(b.get("kind").asText()));
       assertThat(kinds).contains("RUN_CAP");
     }
-    assertThat(first.get("archived").get(0).get("time").asText())
-        .isLessThan(second.get("archived").get(0).get("time").asText());
+    assertThat(first.get("instantFiles").get(0).get("time").asText())
+        .isLessThan(second.get("instantFiles").get(0).get("time").asText());
   }
 
   @Test

@@ -45,9 +45,9 @@ class TestShowActive {
     JsonNode json = Cli.ok("--json", "show", "active", table.toString()).json();
 
     assertThat(json.get("table").asText()).isEqualTo("file://" + table.toAbsolutePath());
-    assertThat(json.get("count").asInt()).isEqualTo(written.files().size());
+    assertThat(json.get("instantFiles").size()).isEqualTo(written.files().size());
     List<String> lines = new ArrayList<>();
-    for (JsonNode i : json.get("instants")) {
+    for (JsonNode i : json.get("instantFiles")) {
       lines.add(
           i.get("time").asText() + " " + i.get("action").asText() + " " + i.get("state").asText());
     }
@@ -90,7 +90,7 @@ class TestShowActive {
                 + "/x1.deltacommit.requested (instant time 'x1' is not a number)");
 
     JsonNode json = Cli.ok("show", "active", "--json", table.toString()).json();
-    assertThat(json.get("count").asInt()).isEqualTo(written.files().size());
+    assertThat(json.get("instantFiles").size()).isEqualTo(written.files().size());
     assertThat(json.get("malformed").findValuesAsText("name"))
         .containsExactly("20260101000000000.bogus", "abc.commit", "x1.deltacommit.requested");
     assertThat(json.get("malformed").get(0).get("reason").asText())

@@ -30,7 +30,7 @@ class TestShowArchived {
     }
     List<String> args = new ArrayList<>(List.of("archive", table.toString(), "--json"));
     args.addAll(Tables.AGGRESSIVE);
-    archived = lines(Cli.ok(args.toArray(String[]::new)).json().get("archived"));
+    archived = lines(Cli.ok(args.toArray(String[]::new)).json().get("instantFiles"));
     assertThat(archived).hasSize(39);
   }
 
@@ -61,13 +61,13 @@ class TestShowArchived {
   void jsonNamesEachInstantAndEachArchiveFile() {
     JsonNode json = Cli.ok("--json", "show", "archived", table.toString()).json();
 
-    assertThat(lines(json.get("instants"))).containsExactlyElementsOf(archived);
-    assertThat(json.get("count").asInt()).isEqualTo(39);
-    JsonNode first = json.get("instants").get(0);
+    assertThat(lines(json.get("instantFiles"))).containsExactlyElementsOf(archived);
+    assertThat(json.get("instantFiles").size()).isEqualTo(39);
+    JsonNode first = json.get("instantFiles").get(0);
     assertThat(first.get("stateTransitionTime").asText()).matches("\\d{17}");
     assertThat(first.has("details")).isFalse();
-    assertThat(json.get("files")).hasSize(1);
-    JsonNode file = json.get("files").get(0);
+    assertThat(json.get("archiveFiles")).hasSize(1);
+    JsonNode file = json.get("archiveFiles").get(0);
     assertThat(file.get("name").asText()).isEqualTo(".commits_.archive.1_1-0-1");
     assertThat(file.get("version").asInt()).isEqualTo(1);
     assertThat(file.get("blocks").asInt()).isEqualTo(4);
@@ -91,12 +91,12 @@ class TestShowArchived {
             concat(between, between.size() + " instant file(s) in the archive"));
 
     JsonNode json = Cli.ok("show", "archived", table.toString(), "--from", from, "--json").json();
-    assertThat(lines(json.get("instants")))
+    assertThat(lines(json.get("instantFiles")))
         .containsExactlyElementsOf(
             archived.stream().filter(l -> l.split(" ")[0].compareTo(from) >= 0).toList());
 
     JsonNode upTo = Cli.ok("show", "archived", table.toString(), "--to", to, "--json").json();
-    assertThat(lines(upTo.get("instants")))
+    assertThat(lines(upTo.get("instantFiles")))
         .containsExactlyElementsOf(
             archived.stream().filter(l -> l.split(" ")[0].compareTo(to) <= 0).toList());
   }
@@ -111,10 +111,10 @@ class TestShowArchived {
   void detailsInJsonAreObjectsWithTheArchivedMetadata() {
     JsonNode json = Cli.ok("show", "archived", table.toString(), "--details", "--json").json();
 
-    assertThat(json.get("count").asInt()).isEqualTo(39);
+    assertThat(json.get("instantFiles").size()).isEqualTo(39);
     boolean sawCommit = false;
     boolean sawClean = false;
-    for (JsonNode i : json.get("instants")) {
+    for (JsonNode i : json.get("instantFiles")) {
       JsonNode details = i.get("details");
       assertThat(details.isObject()).as("details of %s", i).isTrue();
       assertThat(details.get("commitTime").asText()).isEqualTo(i.get("time").asText());

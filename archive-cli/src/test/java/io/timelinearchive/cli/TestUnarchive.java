@@ -93,7 +93,7 @@ class TestUnarchive {
                 "--json")
             .json();
 
-    assertThat(result.get("restored")).hasSize(original.size() - activeAfterArchival);
+    assertThat(result.get("instantFiles")).hasSize(original.size() - activeAfterArchival);
     assertThat(result.get("alreadyActive")).isEmpty();
     Map<String, byte[]> now = instantFiles();
     assertThat(now.keySet()).isEqualTo(original.keySet());

@@ -40,6 +40,10 @@ class TimelineArchiveJarIT {
   static Run jar(String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(JAVA.toString(), "-jar", JAR.toString()));
     command.addAll(List.of(args));
+    return run(command);
+  }
+
+  private static Run run(List<String> command) throws IOException, InterruptedException {
     Path out = Files.createTempFile(work, "out", ".txt");
     Path err = Files.createTempFile(work, "err", ".txt");
     Process process =
@@ -80,9 +84,9 @@ class TimelineArchiveJarIT {
   void theCommandsReadAndArchiveTheDemoTable() throws Exception {
     Run archived = jar("show", "archived", demo.toString(), "--json");
     assertThat(archived.exitCode()).as("stderr: %s", archived.err()).isZero();
-    int count = archived.json().get("count").asInt();
+    int count = archived.json().get("instantFilesMatched").asInt();
     assertThat(count).isPositive();
-    assertThat(archived.json().get("instants")).hasSize(count);
+    assertThat(archived.json().get("instantFiles")).hasSize(count);
 
     Run again = jar("archive", demo.toString());
     assertThat(again.exitCode()).as("stderr: %s", again.err()).isZero();
@@ -149,5 +153,21 @@ class TimelineArchiveJarIT {
     assertThat(version.exitCode()).isZero();
     assertThat(version.out().strip())
         .isEqualTo("timeline-archive " + System.getProperty("timeline-archive.version"));
+  }
+
+  @Test
+  @Order(6)
+  void theLauncherNextToTheJarRunsIt() throws Exception {
+    Path launcher = JAR.resolveSibling("timeline-archive");
+    assertThat(Files.isExecutable(launcher)).as("%s is executable", launcher).isTrue();
+
+    Run version = run(List.of(launcher.toString(), "--version"));
+    Run help = run(List.of(launcher.toString(), "help", "show", "archived"));
+
+    assertThat(version.exitCode()).isZero();
+    assertThat(version.out().strip())
+        .isEqualTo("timeline-archive " + System.getProperty("timeline-archive.version"));
+    assertThat(help.exitCode()).isZero();
+    assertThat(help.out()).contains("--from=TS", "--to=TS", "--details");
   }
 }

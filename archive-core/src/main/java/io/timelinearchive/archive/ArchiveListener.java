@@ -11,4 +11,10 @@ public interface ArchiveListener {
   ArchiveListener NONE = phase -> {};
 
   void onPhase(Phase phase) throws IOException;
+
+  /**
+   * Told as a long phase advances: {@code done} of {@code total} (instant files read, pending files
+   * deleted, completed files deleted). Called once per item, so a listener that prints throttles.
+   */
+  default void onProgress(Phase phase, long done, long total) throws IOException {}
 }

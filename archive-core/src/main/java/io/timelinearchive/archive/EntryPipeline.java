@@ -141,6 +141,7 @@ final class EntryPipeline {
         instants.add(entry.instant());
         archived.add(f);
         last = f.instant().key();
+        report.progress(Phase.READ, i + 1, files.size());
       }
       flush(writer);
       writer.close();

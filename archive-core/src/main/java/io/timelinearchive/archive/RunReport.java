@@ -64,6 +64,11 @@ final class RunReport {
     }
   }
 
+  /** Tells the listener how far the current long phase has come. */
+  void progress(Phase phase, long done, long total) throws IOException {
+    listener.onProgress(phase, done, total);
+  }
+
   private void stopClock() {
     long now = nanoTime.getAsLong();
     if (current != null) {

@@ -52,6 +52,7 @@ final class TimelineDeleter {
       storage.deleteAll(pending);
       report.deleted(pending.size());
       syncDeletes(folders);
+      report.progress(Phase.DELETE_PENDING, pending.size(), pending.size());
     }
     report.enter(Phase.DELETE_COMPLETED);
     List<TimelineFile> completed =
@@ -59,10 +60,12 @@ final class TimelineDeleter {
             .filter(f -> f.instant().isCompleted())
             .sorted(Comparator.comparing(TimelineFile::instant))
             .toList();
+    int done = 0;
     for (TimelineFile f : completed) {
       lock.checkIfDue();
       storage.deleteAll(List.of(f.file().location()));
       report.deleted(1);
+      report.progress(Phase.DELETE_COMPLETED, ++done, completed.size());
     }
     syncDeletes(folders);
   }
