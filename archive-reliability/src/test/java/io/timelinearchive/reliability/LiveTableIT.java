@@ -32,8 +32,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * through the metadata table, returns every record the writer committed with the value it last
  * wrote.
  *
- * <p>{@code -Dreliability.live-commits=N} sets the writer's commits per table (the short form's
- * 30; the long form's, several minutes of writing, in the README).
+ * <p>{@code -Dreliability.live-commits=N} sets the writer's commits per table (the short form's 30;
+ * the long form's, several minutes of writing, in the README).
  */
 class LiveTableIT {
   private static final int COMMITS = Integer.getInteger("reliability.live-commits", 30);
@@ -51,7 +51,7 @@ class LiveTableIT {
   @TempDir static Path work;
 
   static Stream<Arguments> tables() {
-    return Stream.of("local", "hdfs")
+    return Stream.of("local", "hdfs", "s3")
         .flatMap(s -> Stream.of("COPY_ON_WRITE", "MERGE_ON_READ").map(t -> Arguments.of(s, t)));
   }
 
@@ -59,6 +59,7 @@ class LiveTableIT {
     return switch (name) {
       case "local" -> Store.local(work.resolve("local"));
       case "hdfs" -> Store.hdfs(DFS);
+      case "s3" -> Store.s3();
       default -> throw new IllegalArgumentException(name);
     };
   }
@@ -72,7 +73,8 @@ class LiveTableIT {
     Path progress = Files.createTempFile(work, "progress", ".txt");
     Files.delete(progress);
 
-    Process writer = startWriter(store, "write", table.toString(), type, "" + COMMITS, progress);
+    Process writer =
+        startWriter(store, "write", hudiBase(table), type, "" + COMMITS, progress.toString());
     TimelineWatcher watcher = new TimelineWatcher(store, table, progress);
     List<String> archiverFailures = new ArrayList<>();
     int runs = 0;
@@ -128,12 +130,42 @@ class LiveTableIT {
     assertThat(archived).as("instant files archived while the writer wrote").isPositive();
 
     Path rows = work.resolve(progress.getFileName() + ".rows");
-    Process reader = startWriter(store, "read", table.toString(), rows.toString());
+    Process reader = startWriter(store, "read", hudiBase(table), rows.toString());
     assertThat(reader.waitFor(15, TimeUnit.MINUTES)).as("Hudi's read finished").isTrue();
     assertThat(reader.exitValue())
         .as("Hudi's read: %s", Files.readString(work.resolve(writerLog(rows, "err")), UTF_8))
         .isZero();
     assertThat(read(rows)).as("records read by Hudi").isEqualTo(expectedRows(committed));
+  }
+
+  /** The table as Hudi names it: Hadoop's S3A, where we say {@code s3://}. */
+  private static String hudiBase(StorageLocation table) {
+    String uri = table.toString();
+    return uri.startsWith("s3://") ? "s3a://" + uri.substring("s3://".length()) : uri;
+  }
+
+  /** The store's settings as Hadoop's keys, which Hudi's writer reads. */
+  private static Map<String, String> hadoopSettings(Store store) {
+    Map<String, String> hadoop = new TreeMap<>();
+    Map<String, String> ours = store.config();
+    if (store.name().equals("s3")) {
+      hadoop.put("fs.s3a.endpoint", ours.get("s3.endpoint"));
+      hadoop.put("fs.s3a.endpoint.region", ours.get("s3.region"));
+      hadoop.put("fs.s3a.path.style.access", "true");
+      hadoop.put("fs.s3a.connection.ssl.enabled", "false");
+      hadoop.put("fs.s3a.access.key", ours.get("s3.access-key"));
+      hadoop.put("fs.s3a.secret.key", ours.get("s3.secret-key"));
+      hadoop.put(
+          "fs.s3a.aws.credentials.provider",
+          "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+    }
+    ours.forEach(
+        (k, v) -> {
+          if (k.startsWith("hadoop.")) {
+            hadoop.put(k.substring("hadoop.".length()), v);
+          }
+        });
+    return hadoop;
   }
 
   private static List<String> archiveArgs(Store store, StorageLocation table) {
@@ -184,13 +216,12 @@ class LiveTableIT {
     command.add("-XX:+UseSerialGC");
     command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
     command.add("-cp");
-    command.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
+    command.add(
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
     command.add(LiveWriter.class.getName());
     command.addAll(List.of(args));
     ARCHIVAL.forEach((k, v) -> command.add(k + "=" + v));
-    store.config().entrySet().stream()
-        .filter(e -> e.getKey().startsWith("hadoop."))
-        .forEach(e -> command.add(e.getKey().substring("hadoop.".length()) + "=" + e.getValue()));
+    hadoopSettings(store).forEach((k, v) -> command.add(k + "=" + v));
     Path named = Path.of(args[args.length - 1]);
     return new ProcessBuilder(command)
         .redirectOutput(work.resolve(writerLog(named, "out")).toFile())

@@ -47,8 +47,8 @@ import org.apache.hudi.storage.StorageConfiguration;
  * <p>{@code write BASE TYPE COMMITS PROGRESS [key=value...]}: commit {@code i} inserts the keys
  * {@code k<i>-0} and {@code k<i>-1} and updates the two keys of commit {@code i-1}, every record
  * carrying the instant time that wrote it; once {@code commit} returned, the instant time goes to
- * the end of {@code PROGRESS} (forced), so that the test knows what the writer completed. Any failed
- * call ends the JVM with exit 1 and the stack trace.
+ * the end of {@code PROGRESS} (forced), so that the test knows what the writer completed. Any
+ * failed call ends the JVM with exit 1 and the stack trace.
  *
  * <p>{@code read BASE OUT [key=value...]}: Hudi's read path through the metadata table (the latest
  * merged file slices, base file and log files merged by Hudi's scanner) writes {@code key instant}
@@ -166,8 +166,7 @@ public final class LiveWriter {
     p.put("hoodie.compact.inline.max.delta.commits", "3");
     p.put("hoodie.cleaner.policy", "KEEP_LATEST_COMMITS");
     p.put("hoodie.cleaner.commits.retained", "2");
-    for (String parallelism :
-        List.of("insert", "upsert", "delete", "bulkinsert")) {
+    for (String parallelism : List.of("insert", "upsert", "delete", "bulkinsert")) {
       p.put("hoodie." + parallelism + ".shuffle.parallelism", "1");
     }
     p.put("hoodie.cleaner.parallelism", "1");
@@ -214,15 +213,13 @@ public final class LiveWriter {
         FileSystemViewManager.createInMemoryFileSystemView(
             context, metaClient, HoodieMetadataConfig.newBuilder().enable(true).build());
     try {
-      for (FileSlice slice :
-          view.getLatestMergedFileSlicesBeforeOrOn(PARTITION, latest).toList()) {
+      for (FileSlice slice : view.getLatestMergedFileSlicesBeforeOrOn(PARTITION, latest).toList()) {
         if (slice.getBaseFile().isPresent()) {
           org.apache.hadoop.fs.Path file =
               new org.apache.hadoop.fs.Path(slice.getBaseFile().get().getPath());
           try (org.apache.parquet.hadoop.ParquetReader<GenericRecord> reader =
               org.apache.parquet.avro.AvroParquetReader.<GenericRecord>builder(
-                      org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(
-                          file, conf.unwrap()))
+                      org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(file, conf.unwrap()))
                   .build()) {
             for (GenericRecord r = reader.read(); r != null; r = reader.read()) {
               rows.put(r.get("key").toString(), r.get("writer").toString());
@@ -242,8 +239,7 @@ public final class LiveWriter {
                 .withReaderSchema(schema)
                 .withLatestInstantTime(latest)
                 .withMaxMemorySizeInBytes(64L << 20)
-                .withSpillableMapBasePath(
-                    Files.createTempDirectory("live-writer-spill").toString())
+                .withSpillableMapBasePath(Files.createTempDirectory("live-writer-spill").toString())
                 .withDiskMapType(ExternalSpillableMap.DiskMapType.BITCASK)
                 .withTableMetaClient(metaClient)
                 .build()) {

@@ -19,15 +19,16 @@ import java.util.regex.Pattern;
 
 /**
  * A reader of a live table's timelines, as a query engine reads them while a writer commits and we
- * archive: each look lists the active timeline, then reads the archived one, and checks what it
- * saw against what the writer said it completed before the look began.
+ * archive: each look lists the active timeline, then reads the archived one, and checks what it saw
+ * against what the writer said it completed before the look began.
  *
  * <p>A listing is not a snapshot (a local folder lists in hash order, an object store page by page
- * while deletes go on), so a hole or a pending-looking instant that a listing shows is confirmed
- * by reading the files concerned again after it: a file present after another was seen gone was
+ * while deletes go on), so a hole or a pending-looking instant that a listing shows is confirmed by
+ * reading the files concerned again after it: a file present after another was seen gone was
  * present while it was gone, since the archiver only ever deletes.
  */
 final class TimelineWatcher {
+  // a state, or the bare "TIME.inflight" of a commit under way
   private static final Pattern INSTANT =
       Pattern.compile("^(\\d+)\\.(\\w+?)(\\.(requested|inflight))?$");
   private static final Set<String> COMMITS = Set.of("commit", "deltacommit", "replacecommit");
@@ -73,7 +74,7 @@ final class TimelineWatcher {
         if (!m.matches()) {
           continue;
         }
-        (m.group(3) == null ? completed : pending).add(name);
+        (completed(m) ? completed : pending).add(name);
       }
       Set<String> archived = archivedTimes(storage);
       looks++;
@@ -97,12 +98,17 @@ final class TimelineWatcher {
       for (String gone : seenCompletedNotIn(completedTimes)) {
         for (String name : completed.headSet(gone)) {
           if (COMMITS.contains(action(name)) && StoreTables.exists(storage, meta.resolve(name))) {
-            violations.add("look " + looks + ": hole, " + gone + " gone while " + name + " is there");
+            violations.add(
+                "look " + looks + ": hole, " + gone + " gone while " + name + " is there");
             break;
           }
         }
       }
     }
+  }
+
+  private static boolean completed(Matcher m) {
+    return m.group(3) == null && !m.group(2).equals("inflight");
   }
 
   private static String action(String name) {
@@ -155,7 +161,7 @@ final class TimelineWatcher {
       TreeSet<String> active = new TreeSet<>();
       for (FileEntry e : storage.list(meta).toList()) {
         Matcher m = INSTANT.matcher(e.name());
-        if (m.matches() && m.group(3) == null) {
+        if (m.matches() && completed(m)) {
           active.add(m.group(1));
         }
       }
