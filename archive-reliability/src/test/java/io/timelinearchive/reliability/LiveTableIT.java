@@ -109,9 +109,13 @@ class LiveTableIT {
     long seconds = (System.nanoTime() - started) / 1_000_000_000;
     String writerErr = Files.readString(work.resolve(writerLog(progress, "err")), UTF_8);
     List<String> committed = TimelineWatcher.completedByWriter(progress);
+    // Hudi's writer reads instants of a timeline it loaded before a run of ours archived them
+    // (the upsert partitioner's size estimate, say); it logs the error and carries on
+    long stale = writerErr.lines().filter(l -> l.startsWith("org.apache.hudi.exception.HoodieIOException: Could not read commit details")).count();
     System.out.printf(
         "live %s %s: %d commits in %d s; %d archival runs archived %d instant files; %d looks by"
-            + " the reader; %d violations, %d archiver failures%n",
+            + " the reader; %d violations, %d archiver failures; Hudi's writer logged %d errors"
+            + " reading an instant file archived meanwhile%n",
         store,
         type,
         committed.size(),
@@ -120,7 +124,8 @@ class LiveTableIT {
         archived,
         watcher.looks(),
         watcher.violations().size(),
-        archiverFailures.size());
+        archiverFailures.size(),
+        stale);
 
     assertThat(writer.exitValue()).as("the writer's exit; its stderr: %s", writerErr).isZero();
     assertThat(committed).as("commits the writer completed").hasSize(COMMITS);
@@ -215,6 +220,9 @@ class LiveTableIT {
     command.add("-Xmx512m");
     command.add("-XX:+UseSerialGC");
     command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+    // HBase's HFile reader, which reads the metadata table, reaches into java.nio
+    command.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
+    command.add("--add-opens=java.base/sun.nio.ch=ALL-UNNAMED");
     command.add("-cp");
     command.add(
         System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
