@@ -111,7 +111,14 @@ class LiveTableIT {
     List<String> committed = TimelineWatcher.completedByWriter(progress);
     // Hudi's writer reads instants of a timeline it loaded before a run of ours archived them
     // (the upsert partitioner's size estimate, say); it logs the error and carries on
-    long stale = writerErr.lines().filter(l -> l.startsWith("org.apache.hudi.exception.HoodieIOException: Could not read commit details")).count();
+    long stale =
+        writerErr
+            .lines()
+            .filter(
+                l ->
+                    l.startsWith(
+                        "org.apache.hudi.exception.HoodieIOException: Could not read commit details"))
+            .count();
     System.out.printf(
         "live %s %s: %d commits in %d s; %d archival runs archived %d instant files; %d looks by"
             + " the reader; %d violations, %d archiver failures; Hudi's writer logged %d errors"
