@@ -50,9 +50,15 @@ class LiveTableIT {
   @RegisterExtension static final MiniDfs DFS = new MiniDfs();
   @TempDir static Path work;
 
+  // -Dreliability.live-tables=local:MERGE_ON_READ,s3:COPY_ON_WRITE runs only those
+  private static final String ONLY = System.getProperty("reliability.live-tables", "");
+
   static Stream<Arguments> tables() {
+    List<String> only = ONLY.isBlank() ? List.of() : List.of(ONLY.split(","));
     return Stream.of("local", "hdfs", "s3")
-        .flatMap(s -> Stream.of("COPY_ON_WRITE", "MERGE_ON_READ").map(t -> Arguments.of(s, t)));
+        .flatMap(s -> Stream.of("COPY_ON_WRITE", "MERGE_ON_READ").map(t -> s + ":" + t))
+        .filter(st -> only.isEmpty() || only.contains(st))
+        .map(st -> Arguments.of(st.split(":")[0], st.split(":")[1]));
   }
 
   private static Store store(String name) {

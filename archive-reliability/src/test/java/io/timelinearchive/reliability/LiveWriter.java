@@ -238,6 +238,7 @@ public final class LiveWriter {
                 .withLogFilePaths(logs)
                 .withReaderSchema(schema)
                 .withLatestInstantTime(latest)
+                .withBufferSize(1 << 20)
                 .withMaxMemorySizeInBytes(64L << 20)
                 .withSpillableMapBasePath(Files.createTempDirectory("live-writer-spill").toString())
                 .withDiskMapType(ExternalSpillableMap.DiskMapType.BITCASK)
