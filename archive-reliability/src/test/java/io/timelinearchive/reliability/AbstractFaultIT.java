@@ -255,12 +255,17 @@ abstract class AbstractFaultIT {
     StoreTables.upload(reference.pristine(), store, table);
     InvariantChecker checker = new InvariantChecker(reference.original());
 
-    // A lease shorter than the default 10 minutes, so that a lock left by a failed release costs
-    // the later run a short wait; long enough that a busy machine's pauses do not outlast it.
+    // A lock left by a failed release is the faulty run's, whose process has ended: the later run
+    // takes it over at once, so the lease need not be short; a long one no delay outlasts.
     List<String> args =
         new ArrayList<>(
             List.of(
-                "archive", table.toString(), "--batch", "2", "--conf", "archive.lock.lease=30s"));
+                "archive",
+                table.toString(),
+                "--batch",
+                "2",
+                "--conf",
+                "archive.lock.lease=" + Leases.LONG));
     new java.util.TreeMap<>(viaProxy(store.config(), proxy.endpoint()))
         .forEach((k, v) -> args.addAll(List.of("--conf", k + "=" + v)));
     int logBefore = proxy.log().size();
@@ -280,7 +285,6 @@ abstract class AbstractFaultIT {
         log.stream().filter(l -> !l.endsWith("FORWARD 0")).count() + delayed.get() - delayedBefore;
     List<String> afterFaulty = StoreTables.violations(checker, store, table);
 
-    StoreTables.waitForLease(store, table);
     List<String> clean = new ArrayList<>(List.of("archive", table.toString(), "--batch", "2"));
     clean.addAll(store.conf());
     Jar.Run restore = Jar.start(work, clean).await();

@@ -46,14 +46,11 @@ abstract class AbstractStoreIT {
   // the progress of the run is watched through the server, which costs it a request each time
   private static final long POLL_MILLIS = 5;
 
-  // Small blocks (a block per instant), so that writing takes a while. The lease is short, so that
-  // the re-run need not wait long for the dead run's lock, yet longer than on local disk: a store
-  // without append encodes and uploads the whole archive file in one go, with no lease check in
-  // between, which took 4 s on a busy machine and 15-25 s on a very busy one (a run that outlives
-  // its lease stops, safely, and its re-runs would too). -Dreliability.server-lease sets it.
-  private static final String LEASE = System.getProperty("reliability.server-lease", "30s");
+  // Small blocks (a block per instant), so that writing takes a while. The next run on this host
+  // takes a killed run's lock over at once, so the lease need not be waited out: a long one, which
+  // no slow upload of the whole archive file (15-25 s on a very busy machine) comes near.
   private static final List<String> SLOW =
-      List.of("--batch", "1", "--conf", "archive.lock.lease=" + LEASE);
+      List.of("--batch", "1", "--conf", "archive.lock.lease=" + Leases.LONG);
 
   private Path work;
   private Store store;
@@ -143,19 +140,18 @@ abstract class AbstractStoreIT {
       if (finished) {
         Jar.Run run = started.await();
         phase = "finished before the kill (exit " + run.exitCode() + ")";
-        if (run.exitCode() != 0 && run.exitCode() != 4) {
+        if (run.exitCode() != 0) {
           failures.add("trial " + trial + " uninterrupted run failed: " + run.err());
         }
       } else {
         started.kill();
         phase = phaseOf(started.errSoFar(), table);
-        StoreTables.waitForLease(store, table);
       }
       phases.merge(phase.replaceAll(" \\(.*", ""), 1, Integer::sum);
 
       List<String> afterKill = StoreTables.violations(checker, store, table);
       long rerunStart = System.nanoTime();
-      Jar.Run rerun = rerun(table);
+      Jar.Run rerun = archive(table);
       runMillis = Math.max(runMillis, (System.nanoTime() - rerunStart) / 1_000_000);
       List<String> afterRerun = new ArrayList<>(StoreTables.violations(checker, store, table));
       String killedIn = phase;
@@ -259,7 +255,7 @@ abstract class AbstractStoreIT {
       int locked = 0;
       int idle = 0;
       for (java.util.concurrent.Future<Integer> result : results) {
-        int n = result.get(3, TimeUnit.MINUTES);
+        int n = result.get(15, TimeUnit.MINUTES);
         if (n < 0) {
           locked++;
         } else if (n == 0) {
@@ -340,10 +336,8 @@ abstract class AbstractStoreIT {
    */
   @Test
   void aHolderPausedPastItsLeaseGivesUpAndASuccessorFinishes() throws Exception {
-    // The small table writes in a second or two; 15 s leaves the successor's run on a busy
-    // machine room, and keeps the wait for the paused holder's lease short.
     for (String phase : ROUNDS > 0 ? PausedHolder.PHASES : List.of("DELETE_PENDING")) {
-      System.out.println(PausedHolder.run(work, store, Reference.small(), phase, "15s"));
+      System.out.println(PausedHolder.run(work, store, Reference.small(), phase));
     }
   }
 
@@ -386,17 +380,6 @@ abstract class AbstractStoreIT {
             .filter(n -> completed != (n.endsWith(".requested") || n.endsWith(".inflight")))
             .toList();
     return matching.get(random.nextInt(matching.size()));
-  }
-
-  /** Re-runs until the dead run's lease has expired and the run completes. */
-  private Jar.Run rerun(StorageLocation table) throws Exception {
-    Jar.Run run = archive(table);
-    for (int attempt = 0; run.exitCode() == 4 && attempt < 5; attempt++) {
-      StoreTables.waitForLease(store, table);
-      run = archive(table);
-      System.out.println("re-run attempt " + (attempt + 2) + " after: " + run.err().strip());
-    }
-    return run;
   }
 
   /** The last phase the run reported, and what the files left on the server tell. */

@@ -50,9 +50,9 @@ class DecoratorFaultIT {
 
   @TempDir static Path localDisk;
 
-  // As long as S3FaultIT's, so that no delay here makes a faulty run lose its lease. The later
-  // run does not wait for a lease a faulty run left: its clock starts past it (see laterClock).
-  private static final String LEASE = "30s";
+  // Long, so that no delay on a busy machine makes a faulty run lose its lease. The later run does
+  // not wait for a lease a faulty run left: its clock starts past it (see laterClock).
+  private static final String LEASE = Leases.LONG;
   private static final Duration DELAY = Duration.ofMillis(500);
 
   private static Store store(String name) {

@@ -30,26 +30,19 @@ final class PausedHolder {
    *
    * @return a line saying what each run did, for the log
    */
-  static String run(Path work, Store store, Reference reference, String phase, String lease)
-      throws Exception {
+  static String run(Path work, Store store, Reference reference, String phase) throws Exception {
+    // the holder's lease is waited out, so it is only as long as this machine needs; the
+    // successor's is long, so that its run (901 single deletes on Azurite, say) never outlives it
+    String lease = Leases.pausedHolder(work, store, reference);
     StorageLocation table = store.newRoot("paused-" + phase.toLowerCase(java.util.Locale.ROOT));
     StoreTables.upload(reference.pristine(), store, table);
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "archive",
-                table.toString(),
-                "--batch",
-                "2",
-                "--conf",
-                "archive.lock.lease=" + lease));
-    args.addAll(store.conf());
+    List<String> args = archive(table, store, lease);
 
     Jar.Started holder = Jar.startPausingBefore(work, phase, args);
     try {
       awaitPause(holder);
       StoreTables.waitForLease(store, table);
-      Jar.Run successor = Jar.start(work, args).await();
+      Jar.Run successor = Jar.start(work, archive(table, store, Leases.LONG)).await();
       assertThat(successor.exitCode()).as("successor: %s", successor.err()).isZero();
       // a run that succeeds prints its warnings with its result; no library chatter either
       assertThat(successor.errors()).as("successor's standard error").isEmpty();
@@ -92,11 +85,7 @@ final class PausedHolder {
   static String killed(Path work, Store store, Reference reference, String phase) throws Exception {
     StorageLocation table = store.newRoot("killed-" + phase.toLowerCase(java.util.Locale.ROOT));
     StoreTables.upload(reference.pristine(), store, table);
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "archive", table.toString(), "--batch", "2", "--conf", "archive.lock.lease=1h"));
-    args.addAll(store.conf());
+    List<String> args = archive(table, store, Leases.LONG);
 
     Jar.Started holder = Jar.startPausingBefore(work, phase, args);
     awaitPause(holder);
@@ -110,6 +99,20 @@ final class PausedHolder {
         + " under a 1h lease: the next run said \""
         + said(next)
         + "\"";
+  }
+
+  private static List<String> archive(StorageLocation table, Store store, String lease) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "archive",
+                table.toString(),
+                "--batch",
+                "2",
+                "--conf",
+                "archive.lock.lease=" + lease));
+    args.addAll(store.conf());
+    return args;
   }
 
   /** The table ends as after one uninterrupted run, and is cleared for the next scenario. */
