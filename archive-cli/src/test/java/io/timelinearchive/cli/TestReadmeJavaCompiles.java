@@ -19,7 +19,10 @@ import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The Java blocks of the README's library section compile as written and the library example runs, so they cannot rot. */
+/**
+ * The Java blocks of the README's library section compile as written and the library example runs,
+ * so they cannot rot.
+ */
 class TestReadmeJavaCompiles {
   private static final Path README = Path.of("..", "README.md");
   private static final Pattern JAVA_BLOCK = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL);
