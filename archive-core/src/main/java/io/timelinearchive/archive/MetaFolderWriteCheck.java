@@ -6,9 +6,9 @@ import io.timelinearchive.storage.StorageErrors;
 import io.timelinearchive.storage.StorageLocation;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.util.List;
-import java.util.UUID;
 
 /**
  * Makes sure the run can delete in {@code .hoodie/} before it writes an archive file: a run that
@@ -16,10 +16,12 @@ import java.util.UUID;
  * leaving duplicates in the archive each time. The store is asked by doing it: a hidden empty file
  * is created and deleted (two requests on object stores, and only on runs that archive something),
  * since permissions alone do not tell (root writes anywhere; object store policies are per key).
- * Readers of the timeline, ours and Hudi's, skip the name, which is no instant's.
+ * Readers of the timeline, ours and Hudi's, skip the name, which is no instant's. The name is
+ * fixed (the run holds the archive lock), so a probe a crash or power loss left behind is the one
+ * the next run finds and removes, not an orphan with a name of its own.
  */
 final class MetaFolderWriteCheck {
-  private static final String PREFIX = ".timeline-archive-write-check-";
+  private static final String PROBE = ".timeline-archive-write-check";
 
   private MetaFolderWriteCheck() {}
 
@@ -28,9 +30,11 @@ final class MetaFolderWriteCheck {
    *     deleted there
    */
   static void check(MetaStorage storage, StorageLocation metaFolder) throws IOException {
-    StorageLocation probe = metaFolder.resolve(PREFIX + UUID.randomUUID());
+    StorageLocation probe = metaFolder.resolve(PROBE);
     try {
       storage.createExclusive(probe, new byte[0]);
+    } catch (FileAlreadyExistsException leftBehind) {
+      // an earlier run died between the two steps: creating there has worked before
     } catch (FileSystemException e) {
       // Access denied, or a read-only or immutable folder (EROFS, EPERM); not a store that is
       // unreachable, which is no FileSystemException and passes as it is.
