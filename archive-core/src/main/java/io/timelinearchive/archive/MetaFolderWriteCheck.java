@@ -16,9 +16,9 @@ import java.util.List;
  * leaving duplicates in the archive each time. The store is asked by doing it: a hidden empty file
  * is created and deleted (two requests on object stores, and only on runs that archive something),
  * since permissions alone do not tell (root writes anywhere; object store policies are per key).
- * Readers of the timeline, ours and Hudi's, skip the name, which is no instant's. The name is
- * fixed (the run holds the archive lock), so a probe a crash or power loss left behind is the one
- * the next run finds and removes, not an orphan with a name of its own.
+ * Readers of the timeline, ours and Hudi's, skip the name, which is no instant's. The name is fixed
+ * (the run holds the archive lock), so a probe a crash or power loss left behind is the one the
+ * next run finds and removes, not an orphan with a name of its own.
  */
 final class MetaFolderWriteCheck {
   private static final String PROBE = ".timeline-archive-write-check";
