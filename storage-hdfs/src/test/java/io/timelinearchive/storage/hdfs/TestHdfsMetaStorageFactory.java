@@ -43,7 +43,12 @@ class TestHdfsMetaStorageFactory {
               assertThat(namespace.kind()).isEqualTo(SettingNamespace.Kind.PASSED_ON);
               assertThat(namespace.settings())
                   .extracting(Setting::key)
-                  .containsExactly("hadoop.schemes", "hadoop.lease-recovery-timeout");
+                  .containsExactly(
+                      "hadoop.schemes",
+                      "hadoop.lease-recovery-timeout",
+                      "hadoop.connect-timeout",
+                      "hadoop.request-timeout",
+                      "hadoop.connect-retries");
             });
     // What the archiver checks before it opens a storage: Hadoop's keys pass, a misspelt one of
     // ours does not.
