@@ -40,16 +40,15 @@ final class ArchiveAllCommand implements Callable<Integer> {
             base,
             warehouse,
             options.config(spec),
-            new WarehouseRun.Command(
-                "archivedInstants", "instant(s) archived", ArchiveAllCommand::archive));
+            new WarehouseRun.Command("instant(s) archived", ArchiveAllCommand::archive));
   }
 
   private static WarehouseRun.TableSummary archive(TimelineArchiver archiver) throws Exception {
     ArchiveResult r = archiver.archiveIfRequired();
     int instants = r.archivedByAction().values().stream().mapToInt(Integer::intValue).sum();
     Map<String, Object> json = new LinkedHashMap<>();
-    json.put("archivedInstants", instants);
-    json.put("archivedFiles", r.archived().size());
+    json.put("instants", instants);
+    json.put("instantFileCount", r.archived().size());
     json.put("instantsByAction", r.archivedByAction());
     json.put("activeBefore", r.activeBefore());
     json.put("activeAfter", r.activeAfter());

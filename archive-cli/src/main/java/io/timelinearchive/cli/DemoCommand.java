@@ -201,7 +201,7 @@ final class DemoCommand implements Callable<Integer> {
           a.instant().action().actionName() + "/" + a.instant().state(), 1, Integer::sum);
     }
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("instantFiles", archived.instants().size());
+    m.put("instantFileCount", archived.instants().size());
     m.put("archiveFiles", archived.files().stream().map(Reports::archiveFile).toList());
     m.put(
         "oldest",

@@ -37,14 +37,14 @@ final class PlanAllCommand implements Callable<Integer> {
             base,
             warehouse,
             options.config(spec),
-            new WarehouseRun.Command("instants", "instant(s) to archive", PlanAllCommand::plan));
+            new WarehouseRun.Command("instant(s) to archive", PlanAllCommand::plan));
   }
 
   private static WarehouseRun.TableSummary plan(TimelineArchiver archiver) throws Exception {
     ArchivalPlan plan = archiver.plan();
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("instants", plan.instants().size());
-    json.put("instantFiles", plan.files().size());
+    json.put("instantFileCount", plan.files().size());
     json.put("instantsByAction", Reports.byAction(plan));
     json.put("barrier", Reports.barrier(plan.barrier()));
     json.put("warnings", plan.warnings());

@@ -34,10 +34,10 @@ final class WarehouseRun {
   }
 
   /**
-   * @param instantsKey the JSON name of the total of {@link TableSummary#instants}
-   * @param instantsText the text after that total, e.g. {@code instant(s) archived}
+   * @param instantsText the text after the total of {@link TableSummary#instants}, e.g. {@code
+   *     instant(s) archived}
    */
-  record Command(String instantsKey, String instantsText, TableAction action) {}
+  record Command(String instantsText, TableAction action) {}
 
   private record Outcome(
       StorageLocation table, TableSummary summary, Exception failure, long nanos) {}
@@ -211,7 +211,7 @@ final class WarehouseRun {
       m.put("ok", tables - failed);
       m.put("failed", failed);
       m.put("unlistedFolders", found.unlisted().size());
-      m.put(command.instantsKey(), instants);
+      m.put("instants", instants);
       m.put("folderListings", found.listings());
       m.put("durationMillis", nanos / 1_000_000);
       m.put("tablesPerSecond", Math.round(perSecond * 100) / 100.0);

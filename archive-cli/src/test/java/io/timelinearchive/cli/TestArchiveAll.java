@@ -122,7 +122,7 @@ class TestArchiveAll {
       Path dir = base.resolve(table);
       JsonNode line = lines.get(uri(dir));
       assertThat(line.get("exitCode").asInt()).as(table).isZero();
-      assertThat(line.get("archivedInstants").asInt()).as(table).isEqualTo(13);
+      assertThat(line.get("instants").asInt()).as(table).isEqualTo(13);
       assertThat(Files.size(Tables.archiveFile(dir, 1))).as(table).isPositive();
       int left = Tables.activeInstants(dir).size();
       assertThat(left).as(table).isLessThan(before);
@@ -134,7 +134,7 @@ class TestArchiveAll {
     assertThat(total.get("tables").asInt()).isEqualTo(TABLES + 1);
     assertThat(total.get("ok").asInt()).isEqualTo(TABLES);
     assertThat(total.get("failed").asInt()).isEqualTo(1);
-    assertThat(total.get("archivedInstants").asInt()).isEqualTo(13 * TABLES);
+    assertThat(total.get("instants").asInt()).isEqualTo(13 * TABLES);
     assertThat(total.get("exitCode").asInt()).isEqualTo(3);
   }
 

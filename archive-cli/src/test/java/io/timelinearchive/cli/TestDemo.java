@@ -48,7 +48,8 @@ class TestDemo {
     assertThat(result.get("instantFiles").size()).isPositive();
     assertThat(result.get("barrier").get("kind").asText()).isEqualTo("SAVEPOINT");
     JsonNode readBack = json.get("archiveReadBack");
-    assertThat(readBack.get("instantFiles").asInt()).isEqualTo(result.get("instantFiles").size());
+    assertThat(readBack.get("instantFileCount").asInt())
+        .isEqualTo(result.get("instantFiles").size());
     assertThat(readBack.get("archiveFiles").get(0).get("name").asText())
         .isEqualTo(".commits_.archive.1_1-0-1");
     assertThat(json.get("everyInstantFileKept").asBoolean()).isTrue();

@@ -76,6 +76,46 @@ class TestJsonVocabulary {
   }
 
   @Test
+  void noCommandUsesAVocabularyNameForSomethingElseAtAnyDepth() throws Exception {
+    Path warehouse = dir.resolve("warehouse");
+    Tables.write(warehouse.resolve("a"), Tables.SMALL);
+    Tables.write(warehouse.resolve("b"), Tables.SMALL);
+    String base = warehouse.toString();
+    Tables.write(dir.resolve("t"), Tables.SMALL);
+    String uri = dir.resolve("t").toString();
+
+    List<JsonNode> outputs = new java.util.ArrayList<>();
+    outputs.add(aggressive("plan", uri));
+    outputs.add(Cli.ok("--json", "demo", dir.resolve("demo").toString()).json());
+    for (String command : List.of("plan-all", "archive-all")) {
+      List<String> args = new java.util.ArrayList<>(List.of("--json", command, base));
+      args.addAll(Tables.AGGRESSIVE);
+      List<String> lines = Cli.ok(args.toArray(String[]::new)).outLines();
+      assertThat(lines).as(command + ": two tables and the total").hasSize(3);
+      lines.forEach(line -> outputs.add(Cli.parse(line)));
+    }
+
+    for (JsonNode json : outputs) {
+      assertThat(json.get("schemaVersion").asInt()).as("%s", json).isEqualTo(1);
+      assertNamesKeepTheirMeaning(json, json);
+    }
+    assertThat(outputs.get(outputs.size() - 1).get("instants").asInt())
+        .as("archive-all's total")
+        .isEqualTo(2 * outputs.get(0).get("instants").asInt());
+  }
+
+  /** {@code instants} is a count and {@code instantFiles} a list wherever they appear. */
+  private static void assertNamesKeepTheirMeaning(JsonNode node, JsonNode output) {
+    if (node.has("instants")) {
+      assertThat(node.get("instants").isNumber()).as("instants in %s", output).isTrue();
+    }
+    if (node.has("instantFiles")) {
+      assertThat(node.get("instantFiles").isArray()).as("instantFiles in %s", output).isTrue();
+    }
+    node.elements().forEachRemaining(child -> assertNamesKeepTheirMeaning(child, output));
+  }
+
+  @Test
   void underJsonAFailureIsJsonOnStandardOutputTooWithItsExitCode() {
     Cli.Run missing = Cli.run("--json", "plan", dir.resolve("missing").toString());
     Cli.Run usage = Cli.run("--json", "plan", dir.toString(), "--min", "many");

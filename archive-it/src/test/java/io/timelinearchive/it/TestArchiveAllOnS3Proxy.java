@@ -188,10 +188,10 @@ class TestArchiveAllOnS3Proxy {
         JsonNode line = byTable.get(table.toString());
         assertThat(line.get("exitCode").asInt()).as(path).isZero();
         if (archived == null) {
-          archived = line.get("archivedInstants").asInt();
+          archived = line.get("instants").asInt();
           assertThat(archived).isPositive();
         }
-        assertThat(line.get("archivedInstants").asInt()).as(path).isEqualTo(archived);
+        assertThat(line.get("instants").asInt()).as(path).isEqualTo(archived);
         assertThat(storage.list(table.resolve(".hoodie/archived")).toList())
             .as(path)
             .singleElement()
@@ -206,7 +206,7 @@ class TestArchiveAllOnS3Proxy {
       JsonNode total = run.total();
       assertThat(total.get("ok").asInt()).isEqualTo(TABLES);
       assertThat(total.get("failed").asInt()).isEqualTo(1);
-      assertThat(total.get("archivedInstants").asInt()).isEqualTo(archived * TABLES);
+      assertThat(total.get("instants").asInt()).isEqualTo(archived * TABLES);
     }
   }
 
