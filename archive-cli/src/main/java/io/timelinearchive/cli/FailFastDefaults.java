@@ -20,7 +20,8 @@ final class FailFastDefaults {
           new Default("s3.max-retries", "2", List.of()),
           new Default("gcs.connect-timeout", "3s", List.of()),
           new Default("gcs.read-timeout", "3s", List.of()),
-          new Default("gcs.retries", "2", List.of()),
+          // one retry: the GCS client waits 1 s, then 2 s, between its attempts
+          new Default("gcs.retries", "1", List.of()),
           new Default("azure.connect-timeout", "3s", List.of()),
           new Default("azure.response-timeout", "3s", List.of()),
           new Default("azure.max-retries", "2", List.of()),
