@@ -32,11 +32,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * through the metadata table, returns every record the writer committed with the value it last
  * wrote.
  *
- * <p>{@code -Dreliability.live-commits=N} sets the writer's commits per table (the short form's 30;
+ * <p>{@code -Dreliability.live-commits=N} sets the writer's commits per table (the short form's 15;
  * the long form's, several minutes of writing, in the README).
  */
 class LiveTableIT {
-  private static final int COMMITS = Integer.getInteger("reliability.live-commits", 30);
+  private static final int COMMITS = Integer.getInteger("reliability.live-commits", 15);
   private static final Pattern ARCHIVED = Pattern.compile("archived (\\d+) instant file\\(s\\)");
   private static final Path JAVA = Path.of(System.getProperty("java.home"), "bin", "java");
   // Hudi's keys, read by ours too: few commits kept active, so that archival runs often; the
