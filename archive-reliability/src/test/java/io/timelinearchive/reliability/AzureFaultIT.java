@@ -1,15 +1,12 @@
 package io.timelinearchive.reliability;
 
-import io.timelinearchive.storage.azure.Azurite;
 import io.timelinearchive.testing.FaultProxy.Fault;
 import io.timelinearchive.testing.FaultProxy.Request;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Store faults on Azurite. The proxy keeps the account's path-style endpoint; Shared Key signatures
  * do not cover the host and port, so the forwarded requests stay valid.
  */
-@ResourceLock(Azurite.RESOURCE)
 class AzureFaultIT extends AbstractFaultIT {
   @Override
   Store store() {

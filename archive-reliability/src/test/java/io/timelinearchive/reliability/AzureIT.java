@@ -1,13 +1,11 @@
 package io.timelinearchive.reliability;
 
 import io.timelinearchive.storage.azure.Azurite;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Crash trials and racing archivers on Azurite. Each crash trial asks for the server again, so that
  * a long run moves to a fresh one before the old one stalls (see {@link Azurite#get()}).
  */
-@ResourceLock(Azurite.RESOURCE)
 class AzureIT extends AbstractStoreIT {
   @Override
   Store store() {

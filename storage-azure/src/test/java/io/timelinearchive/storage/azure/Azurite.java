@@ -46,12 +46,6 @@ public final class Azurite implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
   private static final Duration MAX_AGE = Duration.ofMinutes(7);
 
-  /**
-   * The name of a JUnit resource lock for test classes that run beside each other: {@link #get()}
-   * replaces a server older than {@link #MAX_AGE}, which would stop it under the other class.
-   */
-  public static final String RESOURCE = "azurite";
-
   private static Azurite instance;
 
   private final Process process;
