@@ -196,7 +196,17 @@ public final class Azurite implements AutoCloseable {
 
   /** Settings that point a storage at this server with the account key. */
   public Map<String, String> config() {
-    return Map.of(AzureConfig.ENDPOINT.key(), endpoint(), AzureConfig.ACCOUNT_KEY.key(), KEY);
+    return Map.of(
+        AzureConfig.ENDPOINT.key(),
+        endpoint(),
+        AzureConfig.ACCOUNT_KEY.key(),
+        KEY,
+        // on a busy machine the server is slow, not gone: the CLI's fail-fast 3 s gave up on a
+        // batch delete Azurite answered later
+        AzureConfig.CONNECT_TIMEOUT.key(),
+        "30s",
+        AzureConfig.RESPONSE_TIMEOUT.key(),
+        "120s");
   }
 
   public BlobServiceClient serviceClient() {

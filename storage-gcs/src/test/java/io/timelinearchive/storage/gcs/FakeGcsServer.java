@@ -99,7 +99,13 @@ public final class FakeGcsServer implements AutoCloseable {
         GcsConfig.NO_CREDENTIALS.key(),
         "true",
         GcsConfig.PROJECT_ID.key(),
-        PROJECT);
+        PROJECT,
+        // on a busy machine the server is slow, not gone: the CLI's fail-fast 3 s would turn a
+        // slow answer into a failed run
+        GcsConfig.CONNECT_TIMEOUT.key(),
+        "30s",
+        GcsConfig.READ_TIMEOUT.key(),
+        "120s");
   }
 
   /** A fault proxy in front of this server. */

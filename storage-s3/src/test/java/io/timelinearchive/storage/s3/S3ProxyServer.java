@@ -105,7 +105,13 @@ public final class S3ProxyServer implements S3Server {
         S3Config.ACCESS_KEY.key(),
         ACCESS_KEY,
         S3Config.SECRET_KEY.key(),
-        SECRET_KEY);
+        SECRET_KEY,
+        // on a busy machine the server is slow, not gone: the CLI's fail-fast 3 s would turn a
+        // slow answer into a failed run
+        S3Config.CONNECT_TIMEOUT.key(),
+        "30s",
+        S3Config.SOCKET_TIMEOUT.key(),
+        "120s");
   }
 
   @Override
