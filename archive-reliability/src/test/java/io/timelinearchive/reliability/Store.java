@@ -32,10 +32,6 @@ record Store(String name, Map<String, String> config, RootMaker roots) {
     // from MiniDfs's 10 ms: 5 times (Hadoop's default) gave up on a very busy machine ("last block
     // does not have enough number of replicas"); 10 wait up to about 10 s.
     config.put("hadoop.dfs.client.block.write.locateFollowingBlock.retries", "10");
-    // The NameNode is slow on a busy machine, not gone: the CLI's fail-fast 8 s per call would
-    // turn a slow answer into a failed run.
-    config.put("hadoop.connect-timeout", "30s");
-    config.put("hadoop.request-timeout", "120s");
     return new Store("hdfs", Map.copyOf(config), dfs::newRoot);
   }
 

@@ -50,7 +50,11 @@ public final class MiniDfs implements BeforeAllCallback {
         "hadoop.dfs.client.block.write.replace-datanode-on-failure.enable", "false",
         // Closing a file often asks the NameNode again, after this backoff, because the DataNode
         // has not yet reported the block: 400 ms by default, most of the time of a small write.
-        "hadoop.dfs.client.block.write.locateFollowingBlock.initial.delay.ms", "10");
+        "hadoop.dfs.client.block.write.locateFollowingBlock.initial.delay.ms", "10",
+        // On a busy machine the NameNode is slow, not gone: the CLI's fail-fast 3 s to connect and
+        // 8 s per call would turn a slow answer into a failed run.
+        "hadoop.connect-timeout", "30s",
+        "hadoop.request-timeout", "120s");
   }
 
   /** Another HDFS client (own DFSClient, own lease holder name) in this JVM. */
