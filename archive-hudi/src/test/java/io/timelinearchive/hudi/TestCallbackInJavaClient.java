@@ -14,13 +14,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Hudi 0.15's Java write client writes 150 commits with Hudi's archiver off and our callback on
- * (min 5, max 10 commits): after every commit the active timeline holds no more than the rules
- * allow, and at the end Hudi's own active and archived timelines together hold every instant it
- * wrote, with details Hudi reads.
+ * Hudi 0.15's Java write client writes 50 commits with Hudi's archiver off and our callback on (min
+ * 5, max 10 commits): after every commit the active timeline holds no more than the rules allow,
+ * and at the end Hudi's own active and archived timelines together hold every instant it wrote,
+ * with details Hudi reads.
  */
 class TestCallbackInJavaClient {
-  private static final int COMMITS = 150;
+  // With min 5 and max 10, an archival run archives something about every sixth commit: 50 commits
+  // give each table type 7 or so rounds of archival, cleaning and compaction.
+  private static final int COMMITS = 50;
   private static final int MAX_COMMITS = 10;
 
   @TempDir Path tmp;
