@@ -24,9 +24,25 @@ import java.util.zip.Inflater;
  * is the unit every reader decodes and every merge copies whole, so an entry never loses its
  * dictionary; the first of its kind in a block has none. The zlib checksums (of the dictionary and
  * of the content) make a damaged or misplaced copy fail loudly instead of restoring wrong bytes.
+ *
+ * <p>A zlib dictionary is at most its 32 KiB window, so a content longer than that (a commit of
+ * many write stats, or a wide table's schema) is cut into {@link #SEGMENT}-byte segments, each its
+ * own zlib stream whose dictionary is the window of the previous content at the same relative
+ * place, where consecutive files hold what this segment holds: {@code SEGMENTED}, the content's
+ * length and the segment size (ints), then each segment's compressed length (int) and bytes. The
+ * first byte of a zlib stream names deflate in its low four bits, which {@code SEGMENTED} does not,
+ * so the two forms cannot be taken for each other, and a reader older than the segments fails on
+ * them instead of restoring wrong bytes.
  */
 public final class RawContent {
   private static final int LEVEL = Deflater.BEST_SPEED;
+  private static final int WINDOW = 32 * 1024;
+
+  /** Half a window: the other half lets the previous content drift by a quarter either way. */
+  static final int SEGMENT = WINDOW / 2;
+
+  private static final byte SEGMENTED = 0x01;
+  private static final int HEADER = 1 + Integer.BYTES * 2;
 
   private RawContent() {}
 
@@ -40,17 +56,57 @@ public final class RawContent {
     public ByteBuffer deflate(TimelineInstant instant, byte[] content) {
       requireNonNull(content, "content is null");
       byte[] dictionary = previous.put(Kind.of(instant), content);
-      deflater.reset();
-      if (dictionary != null && dictionary.length > 0) {
-        deflater.setDictionary(dictionary);
-      }
-      deflater.setInput(content);
-      deflater.finish();
       ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, content.length / 8));
+      if (dictionary == null || dictionary.length <= WINDOW || content.length <= WINDOW) {
+        deflate(
+            content,
+            0,
+            content.length,
+            dictionary,
+            0,
+            dictionary == null ? 0 : dictionary.length,
+            out);
+        return ByteBuffer.wrap(out.toByteArray());
+      }
+      ByteBuffer header = ByteBuffer.allocate(HEADER);
+      header.put(SEGMENTED).putInt(content.length).putInt(SEGMENT);
+      out.write(header.array(), 0, HEADER);
+      ByteArrayOutputStream segment = new ByteArrayOutputStream(SEGMENT / 4);
+      for (int at = 0; at < content.length; at += SEGMENT) {
+        int window = windowStart(at, content.length, dictionary.length);
+        segment.reset();
+        deflate(
+            content,
+            at,
+            Math.min(SEGMENT, content.length - at),
+            dictionary,
+            window,
+            Math.min(WINDOW, dictionary.length - window),
+            segment);
+        out.write(
+            ByteBuffer.allocate(Integer.BYTES).putInt(segment.size()).array(), 0, Integer.BYTES);
+        out.writeBytes(segment.toByteArray());
+      }
+      return ByteBuffer.wrap(out.toByteArray());
+    }
+
+    private void deflate(
+        byte[] content,
+        int offset,
+        int length,
+        byte[] dictionary,
+        int dictionaryOffset,
+        int dictionaryLength,
+        ByteArrayOutputStream out) {
+      deflater.reset();
+      if (dictionaryLength > 0) {
+        deflater.setDictionary(dictionary, dictionaryOffset, dictionaryLength);
+      }
+      deflater.setInput(content, offset, length);
+      deflater.finish();
       while (!deflater.finished()) {
         out.write(chunk, 0, deflater.deflate(chunk));
       }
-      return ByteBuffer.wrap(out.toByteArray());
     }
 
     @Override
@@ -75,8 +131,60 @@ public final class RawContent {
      */
     public byte[] inflate(TimelineInstant instant, ByteBuffer deflated) throws DataFormatException {
       Kind kind = Kind.of(instant);
-      byte[] content = RawContent.inflate(deflated, previous.get(kind));
+      byte[] dictionary = previous.get(kind);
+      byte[] content =
+          deflated.remaining() > 0 && deflated.get(deflated.position()) == SEGMENTED
+              ? inflateSegments(deflated.duplicate(), dictionary)
+              : RawContent.inflate(
+                  deflated, dictionary, 0, dictionary == null ? 0 : dictionary.length);
       previous.put(kind, content);
+      return content;
+    }
+
+    private static byte[] inflateSegments(ByteBuffer in, byte[] dictionary)
+        throws DataFormatException {
+      if (in.remaining() < HEADER) {
+        throw new DataFormatException("the segmented content ends inside its header");
+      }
+      in.get();
+      int length = in.getInt();
+      int segment = in.getInt();
+      if (length < 0 || segment <= 0) {
+        throw new DataFormatException(
+            "the segmented content has a bad header: length " + length + ", segment " + segment);
+      }
+      if (dictionary == null || dictionary.length <= WINDOW) {
+        throw new DataFormatException(
+            "the compressed content needs the previous entry of its kind in the block, and"
+                + " there is none");
+      }
+      byte[] content = new byte[length];
+      for (int at = 0; at < length; at += segment) {
+        if (in.remaining() < Integer.BYTES) {
+          throw new DataFormatException("the compressed content ends before its end");
+        }
+        int size = in.getInt();
+        if (size < 0 || size > in.remaining()) {
+          throw new DataFormatException("the compressed content ends before its end");
+        }
+        ByteBuffer part = in.slice().limit(size);
+        in.position(in.position() + size);
+        int window = windowStart(at, length, dictionary.length);
+        byte[] restored =
+            RawContent.inflate(
+                part, dictionary, window, Math.min(WINDOW, dictionary.length - window));
+        if (restored.length != Math.min(segment, length - at)) {
+          throw new DataFormatException(
+              "a segment of the compressed content holds "
+                  + restored.length
+                  + " bytes, not "
+                  + Math.min(segment, length - at));
+        }
+        System.arraycopy(restored, 0, content, at, restored.length);
+      }
+      if (in.hasRemaining()) {
+        throw new DataFormatException(in.remaining() + " bytes follow the compressed content");
+      }
       return content;
     }
 
@@ -100,12 +208,25 @@ public final class RawContent {
   }
 
   /**
-   * The bytes {@code deflated} holds, compressed against {@code dictionary} if it asks for one.
+   * Where the dictionary of the segment at {@code at} starts in the previous content: the window
+   * centred on the same relative place, inside the previous content.
+   */
+  private static int windowStart(int at, int length, int previousLength) {
+    long place = (long) at * previousLength / length;
+    long start = place - (WINDOW - SEGMENT) / 2;
+    return (int) Math.max(0, Math.min(previousLength - WINDOW, start));
+  }
+
+  /**
+   * The bytes one zlib stream {@code deflated} holds, compressed against the given part of {@code
+   * dictionary} if it asks for one.
    *
    * @throws DataFormatException if they are not a whole, undamaged zlib stream, or its dictionary
-   *     is not {@code dictionary}
+   *     is not that part of {@code dictionary}
    */
-  static byte[] inflate(ByteBuffer deflated, byte[] dictionary) throws DataFormatException {
+  private static byte[] inflate(
+      ByteBuffer deflated, byte[] dictionary, int dictionaryOffset, int dictionaryLength)
+      throws DataFormatException {
     Inflater inflater = new Inflater();
     try {
       inflater.setInput(deflated.duplicate());
@@ -114,13 +235,13 @@ public final class RawContent {
       while (!inflater.finished()) {
         int n = inflater.inflate(chunk);
         if (n == 0 && inflater.needsDictionary()) {
-          if (dictionary == null) {
+          if (dictionary == null || dictionaryLength == 0) {
             throw new DataFormatException(
                 "the compressed content needs the previous entry of its kind in the block, and"
                     + " there is none");
           }
           try {
-            inflater.setDictionary(dictionary);
+            inflater.setDictionary(dictionary, dictionaryOffset, dictionaryLength);
           } catch (IllegalArgumentException e) {
             throw new DataFormatException(
                 "the compressed content was not compressed against the previous entry of its"

@@ -20,6 +20,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.zip.DataFormatException;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
@@ -82,12 +87,17 @@ class TestRawContent {
       dependent = deflater.deflate(NEXT_COMMIT, second);
     }
 
+    failsWithoutOrWithAnotherPrevious(dependent, commitJson("20250101000000000", 40));
+  }
+
+  /** {@code dependent} cannot be restored without its predecessor, nor against {@code other}. */
+  private static void failsWithoutOrWithAnotherPrevious(ByteBuffer dependent, byte[] other) {
     assertThatThrownBy(() -> new RawContent.BlockInflater().inflate(NEXT_COMMIT, dependent))
         .isInstanceOf(DataFormatException.class)
         .hasMessageContaining("needs the previous entry of its kind");
-    RawContent.BlockInflater other = new RawContent.BlockInflater();
-    other.skip(COMMIT, commitJson("20250101000000000", 40));
-    assertThatThrownBy(() -> other.inflate(NEXT_COMMIT, dependent))
+    RawContent.BlockInflater wrong = new RawContent.BlockInflater();
+    wrong.skip(COMMIT, other);
+    assertThatThrownBy(() -> wrong.inflate(NEXT_COMMIT, dependent))
         .isInstanceOf(DataFormatException.class)
         .hasMessageContaining("not compressed against the previous entry of its kind");
   }
@@ -108,6 +118,77 @@ class TestRawContent {
     assertThatThrownBy(
             () -> new RawContent.BlockInflater().inflate(COMMIT, ByteBuffer.wrap(damaged)))
         .isInstanceOf(DataFormatException.class);
+  }
+
+  @Test
+  void aContentLongerThanTheWindowIsCompressedSegmentBySegmentAgainstThePrevious()
+      throws Exception {
+    // about 130 KB each, the second with more write stats: its segments sit later in the first
+    byte[] first = manyFileGroups("20260101000000000", 1_000);
+    byte[] second = manyFileGroups("20260101000000001", 1_040);
+    ByteBuffer alone;
+    try (RawContent.BlockDeflater deflater = new RawContent.BlockDeflater()) {
+      alone = deflater.deflate(NEXT_COMMIT, second);
+    }
+    ByteBuffer firstDeflated;
+    ByteBuffer secondDeflated;
+    try (RawContent.BlockDeflater deflater = new RawContent.BlockDeflater()) {
+      firstDeflated = deflater.deflate(COMMIT, first);
+      secondDeflated = deflater.deflate(NEXT_COMMIT, second);
+    }
+
+    assertThat(second.length).isGreaterThan(3 * RawContent.SEGMENT);
+    // alone, a window reaches none of the repeated ids; against the previous, most of them
+    assertThat(secondDeflated.remaining()).isLessThan(alone.remaining() / 2);
+    RawContent.BlockInflater inflater = new RawContent.BlockInflater();
+    assertThat(inflater.inflate(COMMIT, firstDeflated)).isEqualTo(first);
+    assertThat(inflater.inflate(NEXT_COMMIT, secondDeflated)).isEqualTo(second);
+
+    failsWithoutOrWithAnotherPrevious(secondDeflated, manyFileGroups("20250101000000000", 1_000));
+    for (int cut :
+        new int[] {1, 8, secondDeflated.remaining() / 2, secondDeflated.remaining() - 1}) {
+      ByteBuffer shorter = secondDeflated.duplicate();
+      shorter.limit(shorter.position() + cut);
+      RawContent.BlockInflater again = new RawContent.BlockInflater();
+      again.skip(COMMIT, first);
+      assertThatThrownBy(() -> again.inflate(NEXT_COMMIT, shorter))
+          .as("cut to %d bytes", cut)
+          .isInstanceOf(DataFormatException.class);
+    }
+  }
+
+  /** Any sequence of contents, short and long, alike or not, of two kinds, restores exactly. */
+  @Property(tries = 60)
+  void everySequenceOfContentsRestoresByteForByte(
+      @ForAll("contents") List<byte[]> contents, @ForAll Random random) throws Exception {
+    List<TimelineInstant> instants = new ArrayList<>();
+    List<ByteBuffer> deflated = new ArrayList<>();
+    try (RawContent.BlockDeflater deflater = new RawContent.BlockDeflater()) {
+      for (byte[] content : contents) {
+        TimelineInstant instant = random.nextBoolean() ? COMMIT : CLEAN;
+        instants.add(instant);
+        deflated.add(deflater.deflate(instant, content));
+      }
+    }
+    RawContent.BlockInflater inflater = new RawContent.BlockInflater();
+    for (int i = 0; i < contents.size(); i++) {
+      assertThat(inflater.inflate(instants.get(i), deflated.get(i)))
+          .as("content %d of %d", i, contents.size())
+          .isEqualTo(contents.get(i));
+    }
+  }
+
+  @Provide
+  Arbitrary<List<byte[]>> contents() {
+    Arbitrary<byte[]> commit =
+        Arbitraries.integers()
+            .between(0, 1_500)
+            .map(files -> commitJson("2026010100000000" + (files % 10), files));
+    Arbitrary<byte[]> noise =
+        Arbitraries.integers()
+            .between(0, 3 * RawContent.SEGMENT + 7)
+            .flatMap(n -> Arbitraries.bytes().array(byte[].class).ofSize(n));
+    return Arbitraries.oneOf(commit, commit, noise).list().ofMaxSize(6);
   }
 
   @Test
@@ -143,6 +224,29 @@ class TestRawContent {
     } finally {
       InMemoryMetaStorageFactory.dropVolume("raw-range");
     }
+  }
+
+  /**
+   * A commit file that writes to many file groups, as a big table's commits do: the groups' random
+   * ids repeat from commit to commit, beyond the reach of a zlib window within one file.
+   */
+  private static byte[] manyFileGroups(String time, int groups) {
+    Random ids = new Random(11);
+    StringBuilder json = new StringBuilder("{\"partitionToWriteStats\": {\"p\": [");
+    for (int i = 0; i < groups; i++) {
+      String id = new java.util.UUID(ids.nextLong(), ids.nextLong()) + "-0";
+      json.append(i == 0 ? "" : ", ")
+          .append("{\"fileId\": \"")
+          .append(id)
+          .append("\", \"path\": \"p/")
+          .append(id)
+          .append('_')
+          .append(time)
+          .append(".parquet\", \"numWrites\": ")
+          .append(i * 7)
+          .append('}');
+    }
+    return json.append("]}}").toString().getBytes(UTF_8);
   }
 
   /** A commit file whose table schema, like a real one's, names many columns once each. */
