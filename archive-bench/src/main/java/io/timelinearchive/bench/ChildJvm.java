@@ -42,25 +42,42 @@ final class ChildJvm {
     List<String> java = new ArrayList<>();
     java.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     java.addAll(arguments);
+    return exec(java, new ProcessBuilder(), logs);
+  }
+
+  /**
+   * Our CLI as a user runs it: the {@code timeline-archive} launcher next to {@code cliJar}, with
+   * the JVM options the launcher gives, on this JVM's JDK.
+   */
+  static Outcome runCli(Path cliJar, List<String> arguments, Path logs)
+      throws IOException, InterruptedException {
+    List<String> launcher = new ArrayList<>();
+    launcher.add(cliJar.resolveSibling("timeline-archive").toString());
+    launcher.addAll(arguments);
+    ProcessBuilder builder = new ProcessBuilder();
+    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    builder.environment().remove("JAVA_OPTS");
+    return exec(launcher, builder, logs);
+  }
+
+  private static Outcome exec(List<String> program, ProcessBuilder builder, Path logs)
+      throws IOException, InterruptedException {
     // bash's time keyword prints the CPU time of the child it waited for, on standard error
     List<String> command =
         new ArrayList<>(
             List.of("bash", "-c", "TIMEFORMAT='" + CPU_PREFIX + "%U %S'; time \"$@\"", "child"));
-    command.addAll(java);
+    command.addAll(program);
     Files.createDirectories(logs);
     Path out = Files.createTempFile(logs, "child-", ".out");
     Path err = Files.createTempFile(logs, "child-", ".err");
     long start = System.nanoTime();
     Process child =
-        new ProcessBuilder(command)
-            .redirectOutput(out.toFile())
-            .redirectError(err.toFile())
-            .start();
+        builder.command(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
     if (!child.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
       child.destroyForcibly();
       child.waitFor();
       throw new IllegalStateException(
-          "no exit after " + TIMEOUT_MINUTES + " minutes: " + String.join(" ", java));
+          "no exit after " + TIMEOUT_MINUTES + " minutes: " + String.join(" ", program));
     }
     long nanos = System.nanoTime() - start;
     String stderr = Files.readString(err, UTF_8);

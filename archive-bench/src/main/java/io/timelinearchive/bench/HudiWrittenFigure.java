@@ -46,9 +46,10 @@ final class HudiWrittenFigure {
   HudiWrittenFigure(Path work, Path cliJar) {
     this.work = work;
     this.cliJar = cliJar;
-    if (!Files.isRegularFile(cliJar)) {
+    if (!Files.isRegularFile(cliJar)
+        || !Files.isExecutable(cliJar.resolveSibling("timeline-archive"))) {
       throw new IllegalStateException(
-          "no CLI jar at "
+          "no CLI jar with its launcher (timeline-archive) at "
               + cliJar
               + ": build it with ./mvnw -B -q package -pl archive-bench,archive-cli -am"
               + " -DskipTests, or name it with -Dbench.cli-jar=PATH");
@@ -120,7 +121,7 @@ final class HudiWrittenFigure {
         switch ((turn + rep) % 3) {
           case 0 -> {
             ChildJvm.Outcome o =
-                ChildJvm.run(cliCommand(Tables.uri(oursCopy).toString()), logs)
+                ChildJvm.runCli(cliJar, cliArchive(Tables.uri(oursCopy).toString(), Map.of()), logs)
                     .requireSuccess("our CLI on " + oursCopy);
             ours.add(o.nanos());
             oursCpu.add(o.cpuNanos());
@@ -255,12 +256,6 @@ final class HudiWrittenFigure {
             bytes <= 1.2,
             "bytes of the archive files each left in .hoodie/archived/ (Hadoop's .crc files aside)",
             bytes));
-  }
-
-  private List<String> cliCommand(String tableUri) {
-    List<String> command = new ArrayList<>(List.of("-jar", cliJar.toString()));
-    command.addAll(cliArchive(tableUri, Map.of()));
-    return command;
   }
 
   private static String phases(JsonNode phasesMillis) {

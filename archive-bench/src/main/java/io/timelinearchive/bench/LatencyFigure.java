@@ -103,11 +103,11 @@ final class LatencyFigure {
           Timing.settle();
           resetWire();
           if ((turn + rep) % 2 == 0) {
-            List<String> command = new ArrayList<>(List.of("-jar", cliJar.toString()));
-            command.addAll(
+            List<String> command =
                 HudiWrittenFigure.cliArchive(
-                    "s3://" + oursBucket + "/" + TABLE_KEY, ourS3Config(server, proxy.endpoint())));
-            ChildJvm.Outcome o = ChildJvm.run(command, logs).requireSuccess("our CLI on S3");
+                    "s3://" + oursBucket + "/" + TABLE_KEY, ourS3Config(server, proxy.endpoint()));
+            ChildJvm.Outcome o =
+                ChildJvm.runCli(cliJar, command, logs).requireSuccess("our CLI on S3");
             ours.add(o.nanos());
             oursCpu.add(o.cpuNanos());
             ourWire.add(wire());

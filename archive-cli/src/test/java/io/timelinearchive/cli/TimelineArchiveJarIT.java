@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -44,10 +45,18 @@ class TimelineArchiveJarIT {
   }
 
   private static Run run(List<String> command) throws IOException, InterruptedException {
+    return run(command, Map.of());
+  }
+
+  private static Run run(List<String> command, Map<String, String> environment)
+      throws IOException, InterruptedException {
     Path out = Files.createTempFile(work, "out", ".txt");
     Path err = Files.createTempFile(work, "err", ".txt");
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().remove("JAVA_OPTS");
+    builder.environment().putAll(environment);
     Process process =
-        new ProcessBuilder(command)
+        builder
             .redirectOutput(out.toFile())
             .redirectError(err.toFile())
             .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
@@ -169,5 +178,34 @@ class TimelineArchiveJarIT {
         .isEqualTo("timeline-archive " + System.getProperty("timeline-archive.version"));
     assertThat(help.exitCode()).isZero();
     assertThat(help.out()).contains("--from=TS", "--to=TS", "--details");
+  }
+
+  @Test
+  @Order(7)
+  void theLauncherStopsTheJitAtC1UnlessJavaOptsSayOtherwise() throws Exception {
+    String launcher = JAR.resolveSibling("timeline-archive").toString();
+
+    Run byDefault =
+        run(List.of(launcher, "--version"), Map.of("JAVA_OPTS", "-XX:+PrintFlagsFinal"));
+    Run overridden =
+        run(
+            List.of(launcher, "--version"),
+            Map.of("JAVA_OPTS", "-XX:+PrintFlagsFinal -XX:TieredStopAtLevel=4"));
+
+    assertThat(byDefault.exitCode()).isZero();
+    assertThat(tieredStopAtLevel(byDefault.out())).isEqualTo("1");
+    assertThat(overridden.exitCode()).isZero();
+    assertThat(tieredStopAtLevel(overridden.out())).isEqualTo("4");
+  }
+
+  /** The value of TieredStopAtLevel in the JVM's -XX:+PrintFlagsFinal table. */
+  private static String tieredStopAtLevel(String flags) {
+    return flags
+        .lines()
+        .map(String::trim)
+        .filter(line -> line.matches("\\S+\\s+TieredStopAtLevel\\s+=.*"))
+        .map(line -> line.replaceAll(".*=\\s*(\\S+).*", "$1"))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no TieredStopAtLevel in: " + flags));
   }
 }
