@@ -43,6 +43,8 @@ public final class RawContent {
 
   private static final byte SEGMENTED = 0x01;
   private static final int HEADER = 1 + Integer.BYTES * 2;
+  private static final String NO_PREVIOUS =
+      "the compressed content needs the previous entry of its kind in the block, and there is none";
 
   private RawContent() {}
 
@@ -81,7 +83,7 @@ public final class RawContent {
             Math.min(SEGMENT, content.length - at),
             dictionary,
             window,
-            Math.min(WINDOW, dictionary.length - window),
+            WINDOW,
             segment);
         out.write(
             ByteBuffer.allocate(Integer.BYTES).putInt(segment.size()).array(), 0, Integer.BYTES);
@@ -154,9 +156,7 @@ public final class RawContent {
             "the segmented content has a bad header: length " + length + ", segment " + segment);
       }
       if (dictionary == null || dictionary.length <= WINDOW) {
-        throw new DataFormatException(
-            "the compressed content needs the previous entry of its kind in the block, and"
-                + " there is none");
+        throw new DataFormatException(NO_PREVIOUS);
       }
       byte[] content = new byte[length];
       for (int at = 0; at < length; at += segment) {
@@ -169,16 +169,16 @@ public final class RawContent {
         }
         ByteBuffer part = in.slice().limit(size);
         in.position(in.position() + size);
-        int window = windowStart(at, length, dictionary.length);
         byte[] restored =
             RawContent.inflate(
-                part, dictionary, window, Math.min(WINDOW, dictionary.length - window));
-        if (restored.length != Math.min(segment, length - at)) {
+                part, dictionary, windowStart(at, length, dictionary.length), WINDOW);
+        int expected = Math.min(segment, length - at);
+        if (restored.length != expected) {
           throw new DataFormatException(
               "a segment of the compressed content holds "
                   + restored.length
                   + " bytes, not "
-                  + Math.min(segment, length - at));
+                  + expected);
         }
         System.arraycopy(restored, 0, content, at, restored.length);
       }
@@ -208,8 +208,8 @@ public final class RawContent {
   }
 
   /**
-   * Where the dictionary of the segment at {@code at} starts in the previous content: the window
-   * centred on the same relative place, inside the previous content.
+   * Where the dictionary of the segment at {@code at} starts in the previous content (longer than a
+   * window): the window centred on the same relative place, inside the previous content.
    */
   private static int windowStart(int at, int length, int previousLength) {
     long place = (long) at * previousLength / length;
@@ -236,9 +236,7 @@ public final class RawContent {
         int n = inflater.inflate(chunk);
         if (n == 0 && inflater.needsDictionary()) {
           if (dictionary == null || dictionaryLength == 0) {
-            throw new DataFormatException(
-                "the compressed content needs the previous entry of its kind in the block, and"
-                    + " there is none");
+            throw new DataFormatException(NO_PREVIOUS);
           }
           try {
             inflater.setDictionary(dictionary, dictionaryOffset, dictionaryLength);

@@ -232,21 +232,12 @@ class TestRawContent {
    */
   private static byte[] manyFileGroups(String time, int groups) {
     Random ids = new Random(11);
-    StringBuilder json = new StringBuilder("{\"partitionToWriteStats\": {\"p\": [");
+    List<String> fileIds = new ArrayList<>();
     for (int i = 0; i < groups; i++) {
-      String id = new java.util.UUID(ids.nextLong(), ids.nextLong()) + "-0";
-      json.append(i == 0 ? "" : ", ")
-          .append("{\"fileId\": \"")
-          .append(id)
-          .append("\", \"path\": \"p/")
-          .append(id)
-          .append('_')
-          .append(time)
-          .append(".parquet\", \"numWrites\": ")
-          .append(i * 7)
-          .append('}');
+      fileIds.add(new java.util.UUID(ids.nextLong(), ids.nextLong()) + "-0");
     }
-    return json.append("]}}").toString().getBytes(UTF_8);
+    StringBuilder json = new StringBuilder("{\"partitionToWriteStats\": {\"p\": [");
+    return writeStats(json, time, fileIds);
   }
 
   /** A commit file whose table schema, like a real one's, names many columns once each. */
@@ -261,12 +252,23 @@ class TestRawContent {
     StringBuilder json = new StringBuilder("{\"extraMetadata\": {\"schema\": \"");
     json.append(schema.append("]}").toString().replace("\"", "\\\""));
     json.append("\"}, \"partitionToWriteStats\": {\"p\": [");
+    List<String> fileIds = new ArrayList<>();
     for (int i = 0; i < files; i++) {
+      fileIds.add("f" + i);
+    }
+    return writeStats(json, time, fileIds);
+  }
+
+  /**
+   * {@code json} with a write stat per file id, written at {@code time}, and the closing braces.
+   */
+  private static byte[] writeStats(StringBuilder json, String time, List<String> fileIds) {
+    for (int i = 0; i < fileIds.size(); i++) {
       json.append(i == 0 ? "" : ", ")
-          .append("{\"fileId\": \"f")
-          .append(i)
-          .append("\", \"path\": \"p/f")
-          .append(i)
+          .append("{\"fileId\": \"")
+          .append(fileIds.get(i))
+          .append("\", \"path\": \"p/")
+          .append(fileIds.get(i))
           .append('_')
           .append(time)
           .append(".parquet\", \"numWrites\": ")
