@@ -134,7 +134,7 @@ abstract class AbstractFaultIT {
     work =
         Files.createTempDirectory(
             Path.of("target").toAbsolutePath(), getClass().getSimpleName() + "-");
-    reference = Reference.small();
+    reference = Reference.faults();
   }
 
   /** The store and a proxy in front of it, for each case: a server may be replaced meanwhile. */
@@ -257,15 +257,9 @@ abstract class AbstractFaultIT {
 
     // A lock left by a failed release is the faulty run's, whose process has ended: the later run
     // takes it over at once, so the lease need not be short; a long one no delay outlasts.
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "archive",
-                table.toString(),
-                "--batch",
-                "2",
-                "--conf",
-                "archive.lock.lease=" + Leases.LONG));
+    List<String> args = new ArrayList<>(List.of("archive", table.toString()));
+    args.addAll(reference.options());
+    args.addAll(List.of("--conf", "archive.lock.lease=" + Leases.LONG));
     new java.util.TreeMap<>(viaProxy(store.config(), proxy.endpoint()))
         .forEach((k, v) -> args.addAll(List.of("--conf", k + "=" + v)));
     int logBefore = proxy.log().size();
@@ -285,7 +279,8 @@ abstract class AbstractFaultIT {
         log.stream().filter(l -> !l.endsWith("FORWARD 0")).count() + delayed.get() - delayedBefore;
     List<String> afterFaulty = StoreTables.violations(checker, store, table);
 
-    List<String> clean = new ArrayList<>(List.of("archive", table.toString(), "--batch", "2"));
+    List<String> clean = new ArrayList<>(List.of("archive", table.toString()));
+    clean.addAll(reference.options());
     clean.addAll(store.conf());
     Jar.Run restore = Jar.start(work, clean).await();
     List<String> afterRestore = StoreTables.violations(checker, store, table);

@@ -18,13 +18,15 @@ import java.util.regex.Pattern;
  * @param cleanActive the instant files an uninterrupted run leaves active
  * @param archived how many instant files that run archived
  * @param millis how long that run took
+ * @param options the CLI's options of that run, which any run that must end as it did is given
  */
 record Reference(
     Path pristine,
     Map<String, byte[]> original,
     TreeSet<String> cleanActive,
     int archived,
-    long millis) {
+    long millis,
+    List<String> options) {
   private static final Pattern ARCHIVED = Pattern.compile("archived (\\d+) instant file\\(s\\)");
   private static Reference crash;
   private static Reference small;
@@ -56,7 +58,8 @@ record Reference(
 
   /**
    * About 400 instant files, archived down to a few commits ({@link #FAULTS_CONFIG}): a table small
-   * enough for many in-process runs per store in the short form.
+   * enough for many runs per store in the short form, in process and through the CLI, yet one whose
+   * run archives about 100 instants in blocks of two, with as many deletes.
    */
   static synchronized Reference faults() throws Exception {
     if (faults == null) {
@@ -93,6 +96,6 @@ record Reference(
         .isEmpty();
     TreeSet<String> cleanActive = new TreeSet<>(Tables.snapshot(clean).keySet());
     assertThat(cleanActive.size()).isLessThan(original.size() / 4);
-    return new Reference(pristine, original, cleanActive, archived(run), millis);
+    return new Reference(pristine, original, cleanActive, archived(run), millis, options);
   }
 }
