@@ -335,12 +335,14 @@ abstract class AbstractStoreIT {
 
   /**
    * A holder paused before its deletes past its lease; the long form (server race rounds) also
-   * pauses it before writing and between the pending and the completed deletes.
+   * pauses it before writing and between the pending and the completed deletes. On the table the
+   * store faults use: a pause is a pause whatever the table's size, and the lease waited out is
+   * five whole runs of it.
    */
   @Test
   void aHolderPausedPastItsLeaseGivesUpAndASuccessorFinishes() throws Exception {
     for (String phase : ROUNDS > 0 ? PausedHolder.PHASES : List.of("DELETE_PENDING")) {
-      System.out.println(PausedHolder.run(work, store, Reference.small(), phase));
+      System.out.println(PausedHolder.run(work, store, Reference.faults(), phase));
     }
   }
 

@@ -34,7 +34,9 @@ final class Leases {
    * store on this machine, leave room for the load to grow meanwhile.
    */
   static String pausedHolder(Path work, Store store, Reference reference) throws Exception {
-    Duration run = RUN_TIMES.computeIfAbsent(store.name(), n -> measure(work, store, reference));
+    Duration run =
+        RUN_TIMES.computeIfAbsent(
+            store.name() + " " + reference.original().size(), n -> measure(work, store, reference));
     Duration lease = run.multipliedBy(RUNS_OF_HEADROOM);
     return Math.max(lease.toSeconds() + 1, FLOOR.toSeconds()) + "s";
   }
@@ -44,15 +46,9 @@ final class Leases {
     try {
       StorageLocation table = store.newRoot("measure");
       StoreTables.upload(reference.pristine(), store, table);
-      List<String> args =
-          new java.util.ArrayList<>(
-              List.of(
-                  "archive",
-                  table.toString(),
-                  "--batch",
-                  "2",
-                  "--conf",
-                  "archive.lock.lease=" + LONG));
+      List<String> args = new java.util.ArrayList<>(List.of("archive", table.toString()));
+      args.addAll(reference.options());
+      args.addAll(List.of("--conf", "archive.lock.lease=" + LONG));
       args.addAll(store.conf());
       long start = System.nanoTime();
       Jar.Run run = Jar.start(work, args).await();
@@ -61,7 +57,9 @@ final class Leases {
         throw new AssertionError("the measuring run failed: " + run.both());
       }
       StoreTables.clear(store, table);
-      System.out.printf("%s: a whole run of the small table took %d ms%n", store, took.toMillis());
+      System.out.printf(
+          "%s: a whole run of the table of %d instant files took %d ms%n",
+          store, reference.original().size(), took.toMillis());
       return took;
     } catch (Exception e) {
       throw new IllegalStateException("could not measure a run on " + store, e);

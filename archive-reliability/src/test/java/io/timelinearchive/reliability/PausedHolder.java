@@ -36,13 +36,13 @@ final class PausedHolder {
     String lease = Leases.pausedHolder(work, store, reference);
     StorageLocation table = store.newRoot("paused-" + phase.toLowerCase(java.util.Locale.ROOT));
     StoreTables.upload(reference.pristine(), store, table);
-    List<String> args = archive(table, store, lease);
+    List<String> args = archive(table, store, reference, lease);
 
     Jar.Started holder = Jar.startPausingBefore(work, phase, args);
     try {
       awaitPause(holder);
       StoreTables.waitForLease(store, table);
-      Jar.Run successor = Jar.start(work, archive(table, store, Leases.LONG)).await();
+      Jar.Run successor = Jar.start(work, archive(table, store, reference, Leases.LONG)).await();
       assertThat(successor.exitCode()).as("successor: %s", successor.err()).isZero();
       // a run that succeeds prints its warnings with its result; no library chatter either
       assertThat(successor.errors()).as("successor's standard error").isEmpty();
@@ -85,7 +85,7 @@ final class PausedHolder {
   static String killed(Path work, Store store, Reference reference, String phase) throws Exception {
     StorageLocation table = store.newRoot("killed-" + phase.toLowerCase(java.util.Locale.ROOT));
     StoreTables.upload(reference.pristine(), store, table);
-    List<String> args = archive(table, store, Leases.LONG);
+    List<String> args = archive(table, store, reference, Leases.LONG);
 
     Jar.Started holder = Jar.startPausingBefore(work, phase, args);
     awaitPause(holder);
@@ -101,16 +101,11 @@ final class PausedHolder {
         + "\"";
   }
 
-  private static List<String> archive(StorageLocation table, Store store, String lease) {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "archive",
-                table.toString(),
-                "--batch",
-                "2",
-                "--conf",
-                "archive.lock.lease=" + lease));
+  private static List<String> archive(
+      StorageLocation table, Store store, Reference reference, String lease) {
+    List<String> args = new ArrayList<>(List.of("archive", table.toString()));
+    args.addAll(reference.options());
+    args.addAll(List.of("--conf", "archive.lock.lease=" + lease));
     args.addAll(store.conf());
     return args;
   }
