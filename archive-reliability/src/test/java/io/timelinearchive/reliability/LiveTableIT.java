@@ -53,8 +53,7 @@ class LiveTableIT {
   // -Dreliability.live-tables=local:MERGE_ON_READ,s3:COPY_ON_WRITE runs only those; "all" every
   // one. Local disk by default: on HDFS Hudi's writer fails reading its metadata table (HBase
   // 2.4's HFile reader, built for Hadoop 2, calls HdfsDataInputStream.getReadStatistics, gone in
-  // Hadoop 3.5), and on S3Proxy Hadoop 3.5's S3A needs the S3 analytics accelerator, not on the
-  // class path yet
+  // Hadoop 3.5); S3Proxy takes minutes more, for the long form
   private static final String ONLY =
       System.getProperty("reliability.live-tables", "local:COPY_ON_WRITE,local:MERGE_ON_READ");
 
