@@ -130,8 +130,9 @@ class LiveTableIT {
             .count();
     System.out.printf(
         "live %s %s: %d commits in %d s; %d archival runs archived %d instant files; %d looks by"
-            + " the reader; %d violations, %d archiver failures; Hudi's writer logged %d errors"
-            + " reading an instant file archived meanwhile%n",
+            + " the reader (%d listed the archive again, a file gone to a merge); %d violations, %d"
+            + " archiver failures; Hudi's writer logged %d errors reading an instant file archived"
+            + " meanwhile%n",
         store,
         type,
         committed.size(),
@@ -139,6 +140,7 @@ class LiveTableIT {
         runs,
         archived,
         watcher.looks(),
+        watcher.archiveRelistings(),
         watcher.violations().size(),
         archiverFailures.size(),
         stale);
