@@ -240,6 +240,13 @@ class LiveTableIT {
       return System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     }
     Path hadoop2 = Path.of(System.getProperty("reliability.hadoop2-writer-class-path"));
+    if (!Files.isRegularFile(hadoop2)) {
+      throw new IllegalStateException(
+          "no writer class path for HDFS at "
+              + hadoop2
+              + ": the build writes it when -Dreliability.live-tables is given (its profile adds"
+              + " archive-reliability-hadoop2 to the reactor)");
+    }
     Path ours =
         Path.of(LiveWriter.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     return ours + File.pathSeparator + Files.readString(hadoop2, UTF_8).trim();
