@@ -226,8 +226,15 @@ public final class LiveWriter {
             }
           }
         }
+        // oldest first, as Hudi's readers pass them: the scanner lets a later block win, and a
+        // slice lists its log files newest first
         List<String> logs =
-            slice.getLogFiles().map(HoodieLogFile::getPath).map(Object::toString).toList();
+            slice
+                .getLogFiles()
+                .sorted(HoodieLogFile.getLogFileComparator())
+                .map(HoodieLogFile::getPath)
+                .map(Object::toString)
+                .toList();
         if (logs.isEmpty()) {
           continue;
         }

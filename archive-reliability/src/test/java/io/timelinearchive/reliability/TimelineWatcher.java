@@ -41,6 +41,7 @@ final class TimelineWatcher {
   private final TreeSet<String> seenCompleted = new TreeSet<>();
   private final List<String> violations = new ArrayList<>();
   private int looks;
+  private int archiveRelistings;
 
   TimelineWatcher(Store store, StorageLocation table, Path progress) {
     this.store = store;
@@ -132,22 +133,47 @@ final class TimelineWatcher {
     return times;
   }
 
-  /** The instant times the archived timeline holds, as a reader reads it now. */
+  /**
+   * The instant times the archived timeline holds, as a reader reads it now. Where the store cannot
+   * append, a run may merge the small archive files and delete them, so a file this reader listed
+   * can be gone when it reads it: as {@code ArchivedTimeline} does, it lists again (the merged
+   * file, or the plan saying which copy to read, is there by then), three times at most.
+   */
   private Set<String> archivedTimes(MetaStorage storage) throws IOException {
-    List<String> problems = new ArrayList<>();
-    Set<String> times = new TreeSet<>();
-    try {
-      for (InvariantChecker.Archived a :
-          InvariantChecker.readArchive(storage, meta.resolve("archived"), problems)) {
-        times.add(a.time());
+    StorageLocation folder = meta.resolve("archived");
+    for (int attempt = 1; ; attempt++) {
+      List<String> problems = new ArrayList<>();
+      Set<String> times = new TreeSet<>();
+      try {
+        for (InvariantChecker.Archived a :
+            InvariantChecker.readArchive(storage, folder, problems)) {
+          times.add(a.time());
+        }
+      } catch (NoSuchFileException e) {
+        if (!folderExists(storage, folder)) {
+          return times; // no archive folder yet
+        }
+        if (attempt == 3) {
+          throw e;
+        }
+        archiveRelistings++; // a file listed was gone when read
+        continue;
       }
+      if (!problems.isEmpty()) {
+        violations.add("look " + looks + ": the archived timeline reads wrong: " + problems);
+      }
+      return times;
+    }
+  }
+
+  private static boolean folderExists(MetaStorage storage, StorageLocation folder)
+      throws IOException {
+    try {
+      storage.list(folder).toList();
+      return true;
     } catch (NoSuchFileException e) {
-      return times; // no archive folder yet
+      return false;
     }
-    if (!problems.isEmpty()) {
-      violations.add("look " + looks + ": the archived timeline reads wrong: " + problems);
-    }
-    return times;
   }
 
   /** At the end: every commit the writer completed or a look saw is active or archived. */
@@ -181,5 +207,10 @@ final class TimelineWatcher {
 
   int looks() {
     return looks;
+  }
+
+  /** How often a look listed the archive folder again, a file it listed gone when read. */
+  int archiveRelistings() {
+    return archiveRelistings;
   }
 }
