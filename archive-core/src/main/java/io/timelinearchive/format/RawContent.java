@@ -26,10 +26,12 @@ import java.util.zip.Inflater;
  * reference ({@link ContentDelta}), compressed: {@code DELTA}, then as varints how many entries
  * with content back the reference is (0: none) and the content's length, then the CRC-32C of the
  * content (4 bytes, big-endian) and a zlib stream of the program; an empty content ends after its
- * length. The reference is the nearest entry of the same action and state, else one of the same
- * action and about the same size; the reader follows whichever the value names. A block is the unit
- * every reader decodes and every merge copies whole, so an entry never loses its reference; the
- * checksum makes a damaged or misplaced copy fail loudly instead of restoring wrong bytes.
+ * length. A program shorter than {@link #STORED_BELOW} bytes (a content its reference nearly holds)
+ * is stored as it is, after {@code DELTA_STORED} instead. The reference is the nearest entry of the
+ * same action and state, else one of the same action and about the same size; the reader follows
+ * whichever the value names. A block is the unit every reader decodes and every merge copies whole,
+ * so an entry never loses its reference; the checksum makes a damaged or misplaced copy fail loudly
+ * instead of restoring wrong bytes.
  *
  * <p>Archives written before hold two older forms, still read: a zlib stream whose preset
  * dictionary is the previous entry's content of the same action and state; and, for contents longer
@@ -44,6 +46,11 @@ public final class RawContent {
   private static final int WINDOW = 32 * 1024;
   private static final byte SEGMENTED = 0x01;
   private static final byte DELTA = 0x02;
+  private static final byte DELTA_STORED = 0x03;
+
+  /** A shorter program is stored as it is. */
+  private static final int STORED_BELOW = 64;
+
   private static final int SEGMENTED_HEADER = 1 + Integer.BYTES * 2;
   private static final String NO_PREVIOUS =
       "the compressed content needs the previous entry of its kind in the block, and there is none";
@@ -80,6 +87,11 @@ public final class RawContent {
           4);
       byte[] reference = back == 0 ? new byte[0] : contents.get(contents.size() - 1 - back);
       AvroBytes program = ContentDelta.program(content, reference);
+      if (program.size() < STORED_BELOW) {
+        out.bytes()[0] = DELTA_STORED; // zlib would add more than it takes off
+        out.writeRaw(program.bytes(), 0, program.size());
+        return ByteBuffer.wrap(out.toByteArray());
+      }
       deflater.reset();
       deflater.setInput(program.bytes(), 0, program.size());
       deflater.finish();
@@ -139,7 +151,7 @@ public final class RawContent {
       byte[] dictionary = previous.get(kind);
       byte first = deflated.remaining() > 0 ? deflated.get(deflated.position()) : 0;
       byte[] content =
-          first == DELTA
+          first == DELTA || first == DELTA_STORED
               ? inflateDelta(deflated.duplicate())
               : first == SEGMENTED
                   ? inflateSegments(deflated.duplicate(), dictionary)
@@ -156,7 +168,7 @@ public final class RawContent {
     }
 
     private byte[] inflateDelta(ByteBuffer in) throws DataFormatException {
-      in.get();
+      boolean stored = in.get() == DELTA_STORED;
       long back = varint(in);
       long length = varint(in);
       if (back < 0 || back > contents.size()) {
@@ -181,7 +193,13 @@ public final class RawContent {
       }
       int sum = in.getInt();
       byte[] reference = back == 0 ? new byte[0] : contents.get(contents.size() - (int) back);
-      byte[] program = RawContent.inflate(in, null, 0, 0);
+      byte[] program;
+      if (stored) {
+        program = new byte[in.remaining()];
+        in.get(program);
+      } else {
+        program = RawContent.inflate(in, null, 0, 0);
+      }
       byte[] content = ContentDelta.apply(program, program.length, reference, (int) length);
       CRC32C crc = new CRC32C();
       crc.update(content);

@@ -267,7 +267,8 @@ public final class InvariantChecker {
       throws IOException {
     if (field(r, "timelineArchiveDeflatedContent") instanceof ByteBuffer deflated) {
       try {
-        if (deflated.remaining() > 0 && deflated.get(deflated.position()) == 0x02) {
+        byte form = deflated.remaining() > 0 ? deflated.get(deflated.position()) : 0;
+        if (form == 0x02 || form == 0x03) {
           return difference(deflated.duplicate(), earlier);
         }
         return inflate(deflated.duplicate(), dictionary);
@@ -284,14 +285,14 @@ public final class InvariantChecker {
   }
 
   /**
-   * 0x02, varints (zig-zag) back and length, a big-endian CRC-32C of the content, a zlib stream of
-   * the program: per operation a literal (length, bytes) and a copy from the reference (length,
-   * then its start relative to the end of the last copy plus the literal), ending with a copy of
-   * none; an empty content ends after its length.
+   * 0x02 (or 0x03), varints (zig-zag) back and length, a big-endian CRC-32C of the content, a zlib
+   * stream of the program (0x03: the program as it is): per operation a literal (length, bytes) and
+   * a copy from the reference (length, then its start relative to the end of the last copy plus the
+   * literal), ending with a copy of none; an empty content ends after its length.
    */
   private static byte[] difference(ByteBuffer value, List<byte[]> earlier)
       throws IOException, java.util.zip.DataFormatException {
-    value.get();
+    boolean stored = value.get() == 0x03;
     int back = (int) zigZag(value);
     int length = (int) zigZag(value);
     if (length == 0) {
@@ -299,7 +300,7 @@ public final class InvariantChecker {
     }
     int crc = value.getInt();
     byte[] reference = back == 0 ? new byte[0] : earlier.get(earlier.size() - back);
-    ByteBuffer program = ByteBuffer.wrap(inflate(value, null));
+    ByteBuffer program = stored ? value.slice() : ByteBuffer.wrap(inflate(value, null));
     java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(length);
     int cursor = 0;
     while (true) {
