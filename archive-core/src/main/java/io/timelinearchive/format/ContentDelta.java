@@ -128,12 +128,15 @@ final class ContentDelta {
    */
   static byte[] apply(byte[] program, int programLength, byte[] reference, int length)
       throws DataFormatException {
-    byte[] content = new byte[length];
+    // Grown as the program makes bytes, so that a damaged length cannot make the reader allocate
+    // what the program does not fill: a content is mostly its reference and its literals.
+    byte[] content = new byte[(int) Math.min(length, 2L * (programLength + reference.length))];
     Reader in = new Reader(program, programLength);
     int out = 0;
     int cursor = 0;
     while (true) {
       int literal = in.length(length - out);
+      content = room(content, out + literal);
       in.copyTo(content, out, literal);
       out += literal;
       int copy = in.length(length - out);
@@ -150,6 +153,7 @@ final class ContentDelta {
                 + " of a reference of "
                 + reference.length);
       }
+      content = room(content, out + copy);
       System.arraycopy(reference, (int) from, content, out, copy);
       out += copy;
       cursor = (int) from + copy;
@@ -161,7 +165,14 @@ final class ContentDelta {
     if (out != length) {
       throw new DataFormatException("the content holds " + out + " bytes, not " + length);
     }
-    return content;
+    return content.length == length ? content : Arrays.copyOf(content, length);
+  }
+
+  private static byte[] room(byte[] content, int needed) {
+    return needed <= content.length
+        ? content
+        : Arrays.copyOf(
+            content, (int) Math.max(needed, Math.min(Integer.MAX_VALUE - 16, 2L * content.length)));
   }
 
   /**
