@@ -148,6 +148,11 @@ public final class ArchiveEntry {
     return carried;
   }
 
+  /** How many bytes Hudi's 16 fields take encoded: most of what the entry takes in a block. */
+  public int encodedLength() {
+    return encoded.length;
+  }
+
   /** Hudi's 16 fields in Avro's binary encoding, under {@link #schema()} without its last. */
   byte[] encodedFields() {
     return encoded;
