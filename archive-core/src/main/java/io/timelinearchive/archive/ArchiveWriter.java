@@ -17,10 +17,17 @@ import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.InstantKey;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.FileAlreadyExistsException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,9 +35,11 @@ import org.slf4j.LoggerFactory;
  * Writes one run's archive entries in bounded steps, so a run over any number of instants holds a
  * bounded amount in memory. Entries are encoded into blocks of {@link
  * ArchiverSettings#archivalBatch()} records as soon as a batch is complete at an instant boundary
- * (decoded entries are several times larger than their encoding); encoded blocks are kept up to
- * {@link ArchiverSettings#writeBufferBytes()}, then appended to the newest archive file where the
- * store can append, or else written as a new archive file (one per flush, versions rising).
+ * (the raw contents they carry are many times larger than their compressed form), each block on the
+ * given executor while reading goes on, at most {@link #ENCODING_AHEAD} at once; blocks are kept up
+ * to {@link ArchiverSettings#writeBufferBytes()} (counted by their entries' encoded fields, most of
+ * what a block holds), then appended to the newest archive file where the store can append, or else
+ * written as a new archive file (one per flush, versions rising).
  *
  * <p>Nothing touches the store before the first flush; the run journal is created just before the
  * first archive byte and names the first file written, so recovery reads that file (from the
@@ -53,10 +62,13 @@ final class ArchiveWriter implements Closeable {
   /** Entries not yet encoded: fewer than a batch, plus those of the instant being read. */
   private final List<ArchiveEntry> entries = new ArrayList<>();
 
+  /** Blocks being encoded, in order. */
+  private final Deque<Future<List<byte[]>>> encoding = new ArrayDeque<>();
+
   /** Encoded blocks not yet written. */
   private final List<byte[]> blocks = new ArrayList<>();
 
-  private long blockBytes;
+  private long countedBytes;
 
   private boolean opened;
   private AppendableLog log;
@@ -64,8 +76,18 @@ final class ArchiveWriter implements Closeable {
   private int logBlocks;
   private int nextVersion;
 
+  /** Blocks encoded at once, at most: their entries, raw contents included, are held meanwhile. */
+  static final int ENCODING_AHEAD = 8;
+
+  private final Executor encoder;
+
   ArchiveWriter(
-      MetaStorage storage, ArchiveFolder folder, ArchiverSettings settings, ArchiveLock lock) {
+      MetaStorage storage,
+      ArchiveFolder folder,
+      ArchiverSettings settings,
+      ArchiveLock lock,
+      Executor encoder) {
+    this.encoder = requireNonNull(encoder, "encoder is null");
     this.storage = requireNonNull(storage, "storage is null");
     this.folder = requireNonNull(folder, "folder is null");
     this.settings = requireNonNull(settings, "settings is null");
@@ -80,7 +102,7 @@ final class ArchiveWriter implements Closeable {
   /**
    * Marks that every buffered entry's instant is complete: encodes the complete batches among them.
    */
-  void endOfInstant() {
+  void endOfInstant() throws IOException {
     int batch = settings.archivalBatch();
     int whole = entries.size() / batch * batch;
     if (whole > 0) {
@@ -88,14 +110,18 @@ final class ArchiveWriter implements Closeable {
     }
   }
 
-  /** Whether the encoded blocks have reached the buffer's limit, so the caller should flush. */
+  /**
+   * Whether the blocks have reached the buffer's limit, so the caller should flush: counted by
+   * their entries' encoded fields, whether or not their encoding is done, so that where a run
+   * flushes depends on its entries alone.
+   */
   boolean full() {
-    return blockBytes >= settings.writeBufferBytes();
+    return countedBytes >= settings.writeBufferBytes();
   }
 
   /** Whether nothing is buffered. */
   boolean isEmpty() {
-    return entries.isEmpty() && blocks.isEmpty();
+    return entries.isEmpty() && encoding.isEmpty() && blocks.isEmpty();
   }
 
   /** Whether anything reached the store (the journal, a block). */
@@ -111,6 +137,9 @@ final class ArchiveWriter implements Closeable {
   /** Writes what is buffered, at an instant boundary; durable when this returns. */
   void flush() throws IOException {
     encode(entries);
+    while (!encoding.isEmpty()) {
+      collectOldest();
+    }
     if (blocks.isEmpty()) {
       return;
     }
@@ -130,7 +159,7 @@ final class ArchiveWriter implements Closeable {
       writeNewFile();
     }
     blocks.clear();
-    blockBytes = 0;
+    countedBytes = 0;
   }
 
   /** The files this run wrote or appended to, in order. */
@@ -158,16 +187,41 @@ final class ArchiveWriter implements Closeable {
   }
 
   /** Encodes {@code batch}-record blocks of the given leading entries and removes them. */
-  private void encode(List<ArchiveEntry> leading) {
+  private void encode(List<ArchiveEntry> leading) throws IOException {
     int batch = settings.archivalBatch();
     for (int i = 0; i < leading.size(); i += batch) {
-      for (byte[] block :
-          ArchiveBlockEncoder.encode(leading.subList(i, Math.min(leading.size(), i + batch)))) {
-        blocks.add(block);
-        blockBytes += block.length;
+      if (encoding.size() >= ENCODING_AHEAD) {
+        collectOldest();
       }
+      List<ArchiveEntry> block =
+          List.copyOf(leading.subList(i, Math.min(leading.size(), i + batch)));
+      long counted = 0;
+      for (ArchiveEntry entry : block) {
+        counted += entry.encodedLength();
+      }
+      FutureTask<List<byte[]>> task = new FutureTask<>(() -> ArchiveBlockEncoder.encode(block));
+      encoder.execute(task);
+      encoding.addLast(task);
+      countedBytes += counted;
     }
     leading.clear();
+  }
+
+  /** Waits for the oldest block being encoded and keeps what it made. */
+  private void collectOldest() throws IOException {
+    List<byte[]> encoded;
+    try {
+      encoded = encoding.removeFirst().get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while encoding archive blocks");
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IOException("encoding an archive block failed", e.getCause());
+    }
+    blocks.addAll(encoded);
   }
 
   /** Chooses where this run writes: the newest file if it can take appends, else a new one. */
@@ -218,7 +272,7 @@ final class ArchiveWriter implements Closeable {
     // The blocks are in the content now: let them go before the (possibly slow) upload.
     int blockCount = blocks.size();
     blocks.clear();
-    blockBytes = 0;
+    countedBytes = 0;
     lock.check();
     try {
       ExclusiveCreate.create(storage, file, content);

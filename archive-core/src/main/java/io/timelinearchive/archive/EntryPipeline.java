@@ -90,7 +90,8 @@ final class EntryPipeline {
     List<TimelineFile> archived = new ArrayList<>();
     Barrier barrier = plan.barrier();
     IOException failure = null;
-    try (ArchiveWriter writer = new ArchiveWriter(storage, folder, settings, lock)) {
+    // The readers' threads also encode the blocks, so that the run's thread only orders and writes.
+    try (ArchiveWriter writer = new ArchiveWriter(storage, folder, settings, lock, pool)) {
       List<Future<ArchiveEntry>> futures = new ArrayList<>();
       InstantKey last = null;
       for (int i = 0; i < files.size(); i++) {

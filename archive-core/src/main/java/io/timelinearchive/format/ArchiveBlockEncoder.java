@@ -2,13 +2,12 @@ package io.timelinearchive.format;
 
 import static java.util.Objects.requireNonNull;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericData;
-import org.apache.avro.generic.GenericRecord;
 
 /**
  * Encodes archive entries into log blocks. A block's writer schema is the entry schema whose detail
@@ -33,7 +32,7 @@ public final class ArchiveBlockEncoder {
     Map<EntryDetail, Schema> branches = new EnumMap<>(EntryDetail.class);
     Schema writer = ArchiveSchemas.ARCHIVED_META_ENTRY;
     for (ArchiveEntry entry : entries) {
-      Map<EntryDetail, Schema> carried = carriedSchemas(entry.record());
+      Map<EntryDetail, Schema> carried = entry.carriedSchemas();
       Schema merged = current.isEmpty() ? null : merge(writer, branches, carried);
       if (merged == null) {
         if (!current.isEmpty()) {
@@ -83,40 +82,28 @@ public final class ArchiveBlockEncoder {
     }
   }
 
-  private static Map<EntryDetail, Schema> carriedSchemas(GenericRecord entry) {
-    Map<EntryDetail, Schema> carried = new EnumMap<>(EntryDetail.class);
-    for (EntryDetail detail : EntryDetail.values()) {
-      if (EntryFields.get(entry, detail.fieldName()) instanceof GenericRecord details) {
-        carried.put(detail, details.getSchema());
-      }
-    }
-    return carried;
-  }
-
   private static byte[] encodeBlock(Schema writer, List<ArchiveEntry> entries) {
-    List<GenericRecord> records = new ArrayList<>(entries.size());
+    List<byte[]> records = new ArrayList<>(entries.size());
     try (RawContent.BlockDeflater deflater = new RawContent.BlockDeflater()) {
       for (ArchiveEntry entry : entries) {
-        GenericRecord record = shaped(entry.record(), writer);
-        record.put(
-            EntryFields.DEFLATED_CONTENT,
-            entry.rawContent().map(c -> deflater.deflate(entry.instant(), c)).orElse(null));
-        records.add(record);
+        byte[] fields = entry.encodedFields();
+        ByteBuffer content =
+            entry.rawContent().map(c -> deflater.deflate(entry.instant(), c)).orElse(null);
+        AvroBytes record =
+            new AvroBytes(fields.length + 6 + (content == null ? 0 : content.remaining()));
+        record.writeRaw(fields, 0, fields.length);
+        // The content's union is [null, bytes].
+        if (content == null) {
+          record.writeIndex(0);
+        } else {
+          record.writeIndex(1);
+          record.writeLong(content.remaining());
+          record.writeRaw(
+              content.array(), content.arrayOffset() + content.position(), content.remaining());
+        }
+        records.add(record.toByteArray());
       }
     }
-    return LogBlockCodec.encodeAvroDataBlock(writer, records);
-  }
-
-  /**
-   * A copy of the record with the writer's field layout, values copied by name (entries read back
-   * from archives written by Hudi have 16 fields, not our 17): the entry's own record is left as it
-   * was, since its content field depends on the block it lands in.
-   */
-  private static GenericRecord shaped(GenericRecord record, Schema writer) {
-    GenericRecord copy = new GenericData.Record(writer);
-    for (Schema.Field field : writer.getFields()) {
-      copy.put(field.pos(), EntryFields.get(record, field.name()));
-    }
-    return copy;
+    return LogBlockCodec.encodeEncodedRecords(writer, records);
   }
 }

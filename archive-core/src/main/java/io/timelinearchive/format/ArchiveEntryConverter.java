@@ -2,29 +2,19 @@ package io.timelinearchive.format;
 
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.timelinearchive.timeline.State;
 import io.timelinearchive.timeline.TimelineInstant;
-import java.io.IOException;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
-import java.util.Map;
-import java.util.Optional;
-import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericData;
-import org.apache.avro.generic.GenericRecord;
 
 /**
  * Turns one instant state file into an archive entry, following Hudi 0.15's archiver
  * (docs/HUDI-FORMAT.md §5): the common fields, the details by action and state, and always the
  * file's bytes (compressed into {@link EntryFields#DEFLATED_CONTENT} as the block is written).
- * Records from Avro instant files are kept as read, under the schema embedded in the file.
- * Thread-safe.
+ * Records from Avro instant files are kept as the file encodes them, under the schema embedded in
+ * it; JSON commit metadata is encoded as it is parsed. Thread-safe.
  */
 public final class ArchiveEntryConverter {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final String TIME_PATTERN = "yyyyMMddHHmmssSSS";
 
   private final DateTimeFormatter transitionTime;
@@ -45,11 +35,11 @@ public final class ArchiveEntryConverter {
   }
 
   /**
-   * The entry of one state file.
+   * The entry of one state file, encoded.
    *
    * @param instant what the file's name says
    * @param modificationTime the file's modification time, which becomes stateTransitionTime
-   * @param content the file's bytes
+   * @param content the file's bytes, which the entry keeps (the caller must not change them)
    * @throws InstantConversionException if the content is not what the instant's file must hold
    */
   public ArchiveEntry convert(
@@ -58,43 +48,55 @@ public final class ArchiveEntryConverter {
     requireNonNull(instant, "instant is null");
     requireNonNull(modificationTime, "modificationTime is null");
     requireNonNull(content, "content is null");
+    String transition = transitionTime.format(modificationTime);
 
-    EntryDetail detail = null;
-    GenericRecord details = null;
     // Local file systems and HDFS can leave a 0-byte completed file after a crash: Hudi archives
     // it with the common fields only.
-    if (content.length > 0 || !instant.isCompleted()) {
-      detail = detailOf(instant, content);
-      if (detail != null) {
-        details = detailsOf(instant, detail, content);
-        if (details == null) {
-          detail = null;
-        }
-      }
+    EntryDetail detail =
+        content.length > 0 || !instant.isCompleted() ? detailOf(instant, content) : null;
+    if (detail == null) {
+      return EntryEncoding.entry(instant, transition, null, null, new byte[0], 0, 0, content);
     }
-
-    Schema schema;
     try {
-      schema =
-          detail == null
-              ? ArchiveSchemas.ARCHIVED_META_ENTRY
-              : EntrySchemas.entrySchema(Map.of(detail, details.getSchema()));
+      return switch (detail) {
+        case COMMIT_METADATA, INFLIGHT_REPLACE_METADATA, REPLACE_COMMIT_METADATA -> {
+          AvroBytes record = JSON_RECORD.get();
+          record.reset();
+          CommitMetadataJson.encode(
+              instant, content, detail == EntryDetail.REPLACE_COMMIT_METADATA, record);
+          yield EntryEncoding.entry(
+              instant,
+              transition,
+              detail,
+              detail.defaultSchema(),
+              record.bytes(),
+              0,
+              record.size(),
+              content);
+        }
+        default -> {
+          AvroInstantFiles.Encoded record =
+              AvroInstantFiles.readEncoded(instant, detail.defaultSchema(), content);
+          yield EntryEncoding.entry(
+              instant,
+              transition,
+              detail,
+              record.schema(),
+              record.bytes(),
+              record.offset(),
+              record.length(),
+              content);
+        }
+      };
     } catch (IllegalArgumentException e) {
       throw new InstantConversionException(
           instant, "the record in the file cannot share an archive entry: " + e.getMessage(), e);
     }
-    GenericRecord entry = new GenericData.Record(schema);
-    entry.put(EntryFields.COMMIT_TIME, instant.time());
-    entry.put(EntryFields.ACTION_TYPE, instant.action().actionName());
-    entry.put(EntryFields.ACTION_STATE, instant.state().name());
-    entry.put(EntryFields.STATE_TRANSITION_TIME, transitionTime.format(modificationTime));
-    // Hudi never sets the entry's version, so it writes null rather than the default 1.
-    entry.put(EntryFields.VERSION, null);
-    if (detail != null) {
-      entry.put(detail.fieldName(), details);
-    }
-    return new ArchiveEntry(instant, entry, Optional.of(content.clone()));
   }
+
+  /** One encoding buffer per reading thread: a large commit's record is written into it. */
+  private static final ThreadLocal<AvroBytes> JSON_RECORD =
+      ThreadLocal.withInitial(() -> new AvroBytes(64 * 1024));
 
   /** Which detail field the file fills, or null for none (see the table in §5). */
   private static EntryDetail detailOf(TimelineInstant instant, byte[] content) {
@@ -120,37 +122,5 @@ public final class ArchiveEntryConverter {
       case INDEXING -> state == State.COMPLETED ? EntryDetail.INDEX_COMMIT_METADATA : null;
       case RESTORE, SCHEMA_COMMIT -> null;
     };
-  }
-
-  private static GenericRecord detailsOf(
-      TimelineInstant instant, EntryDetail detail, byte[] content)
-      throws InstantConversionException {
-    return switch (detail) {
-      case COMMIT_METADATA, INFLIGHT_REPLACE_METADATA ->
-          CommitMetadataJson.commitMetadata(instant, json(instant, content));
-      case REPLACE_COMMIT_METADATA ->
-          CommitMetadataJson.replaceCommitMetadata(instant, json(instant, content));
-      default -> AvroInstantFiles.read(instant, detail.defaultSchema(), content);
-    };
-  }
-
-  /** The JSON tree, or null for an empty file (which Hudi reads as empty metadata). */
-  private static JsonNode json(TimelineInstant instant, byte[] content)
-      throws InstantConversionException {
-    if (content.length == 0) {
-      return null;
-    }
-    try {
-      JsonNode root = JSON.readTree(content);
-      if (root == null || root.isMissingNode()) {
-        throw new InstantConversionException(instant, "the file holds no JSON value");
-      }
-      return root;
-    } catch (JsonProcessingException e) {
-      throw new InstantConversionException(
-          instant, "the file is not valid JSON commit metadata: " + e.getOriginalMessage(), e);
-    } catch (IOException e) {
-      throw new InstantConversionException(instant, "cannot read the JSON: " + e.getMessage(), e);
-    }
   }
 }

@@ -32,7 +32,7 @@ final class EntrySchemas {
     Map<EntryDetail, Schema> changed = new EnumMap<>(EntryDetail.class);
     branches.forEach(
         (detail, schema) -> {
-          if (!schema.equals(detail.defaultSchema())) {
+          if (!isDefault(detail, schema)) {
             changed.put(detail, schema);
           }
         });
@@ -51,6 +51,30 @@ final class EntrySchemas {
     CACHE.put(key, composed);
     return composed;
   }
+
+  /**
+   * Whether {@code schema} equals the detail's default, remembered by instance: Avro instant files
+   * carry a few schemas thousands of times, one instance each ({@link SchemaCache}), and comparing
+   * one with the default walks all of it.
+   */
+  private static boolean isDefault(EntryDetail detail, Schema schema) {
+    if (schema == detail.defaultSchema()) {
+      return true;
+    }
+    Schema equalTo = EQUAL_TO.get(schema);
+    if (equalTo == null) {
+      equalTo = schema.equals(detail.defaultSchema()) ? detail.defaultSchema() : schema;
+      if (EQUAL_TO.size() >= MAX_CACHED) {
+        EQUAL_TO.clear();
+      }
+      EQUAL_TO.put(schema, equalTo);
+    }
+    return equalTo == detail.defaultSchema();
+  }
+
+  /** Schemas met, each to the default it equals, or to itself. */
+  private static final Map<Schema, Schema> EQUAL_TO =
+      Collections.synchronizedMap(new IdentityHashMap<>());
 
   private static Schema compose(Map<EntryDetail, Schema> changed) {
     Schema entry = ArchiveSchemas.ARCHIVED_META_ENTRY;

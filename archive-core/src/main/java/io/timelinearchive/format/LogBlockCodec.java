@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,11 +38,45 @@ final class LogBlockCodec {
   static byte[] encodeAvroDataBlock(Schema schema, List<? extends IndexedRecord> records) {
     requireNonNull(schema, "schema is null");
     requireNonNull(records, "records is null");
+    GenericDatumWriter<IndexedRecord> writer = new GenericDatumWriter<>(schema);
+    List<byte[]> encoded = new ArrayList<>(records.size());
+    ByteArrayOutputStream record = new ByteArrayOutputStream();
+    BinaryEncoder encoder = null;
+    for (int i = 0; i < records.size(); i++) {
+      record.reset();
+      encoder = EncoderFactory.get().directBinaryEncoder(record, encoder);
+      try {
+        writer.write(requireNonNull(records.get(i), "record is null"), encoder);
+        encoder.flush();
+      } catch (IOException e) {
+        throw new UncheckedIOException("in-memory write failed", e);
+      } catch (RuntimeException e) {
+        throw new IllegalArgumentException(
+            "record " + i + " of the block does not fit its schema: " + e, e);
+      }
+      encoded.add(record.toByteArray());
+    }
+    return encodeEncodedRecords(schema, encoded);
+  }
+
+  /**
+   * One Avro data block, as {@link #encodeAvroDataBlock}, of records already in Avro's binary
+   * encoding under {@code schema} (which is not checked).
+   */
+  static byte[] encodeEncodedRecords(Schema schema, List<byte[]> records) {
+    requireNonNull(schema, "schema is null");
+    requireNonNull(records, "records is null");
     try {
       byte[] header = header(schema);
-      byte[] content = content(schema, records);
+      long contentLength = 8;
+      for (byte[] record : records) {
+        contentLength += 4 + record.length;
+      }
       byte[] footer = new byte[4];
-      long blockSize = 4 + 4 + header.length + 8 + (long) content.length + footer.length + 8;
+      long blockSize = 4 + 4 + header.length + 8 + contentLength + footer.length + 8;
+      if (blockSize + MAGIC_AND_SIZE > Integer.MAX_VALUE - 16) {
+        throw new IllegalArgumentException("a block of " + blockSize + " bytes is too large");
+      }
       ByteArrayOutputStream bytes = new ByteArrayOutputStream((int) blockSize + MAGIC_AND_SIZE);
       DataOutputStream out = new DataOutputStream(bytes);
       out.write(MAGIC);
@@ -49,8 +84,13 @@ final class LogBlockCodec {
       out.writeInt(LOG_FORMAT_VERSION);
       out.writeInt(AVRO_DATA_BLOCK);
       out.write(header);
-      out.writeLong(content.length);
-      out.write(content);
+      out.writeLong(contentLength);
+      out.writeInt(DATA_BLOCK_VERSION);
+      out.writeInt(records.size());
+      for (byte[] record : records) {
+        out.writeInt(record.length);
+        out.write(record);
+      }
       out.write(footer);
       // Hudi's reader checks this against the bytes it read: everything before the trailer.
       out.writeLong(blockSize + MAGIC.length);
@@ -85,31 +125,5 @@ final class LogBlockCodec {
         .putInt(value.length)
         .put(value)
         .array();
-  }
-
-  private static byte[] content(Schema schema, List<? extends IndexedRecord> records)
-      throws IOException {
-    GenericDatumWriter<IndexedRecord> writer = new GenericDatumWriter<>(schema);
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    DataOutputStream out = new DataOutputStream(bytes);
-    out.writeInt(DATA_BLOCK_VERSION);
-    out.writeInt(records.size());
-    ByteArrayOutputStream record = new ByteArrayOutputStream();
-    BinaryEncoder encoder = null;
-    for (int i = 0; i < records.size(); i++) {
-      record.reset();
-      encoder = EncoderFactory.get().directBinaryEncoder(record, encoder);
-      try {
-        writer.write(requireNonNull(records.get(i), "record is null"), encoder);
-      } catch (RuntimeException e) {
-        throw new IllegalArgumentException(
-            "record " + i + " of the block does not fit its schema: " + e, e);
-      }
-      encoder.flush();
-      out.writeInt(record.size());
-      record.writeTo(out);
-    }
-    out.flush();
-    return bytes.toByteArray();
   }
 }

@@ -7,9 +7,12 @@ import io.timelinearchive.timeline.State;
 import io.timelinearchive.timeline.TimelineInstant;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.zip.CRC32C;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
 import java.util.zip.Inflater;
@@ -18,31 +21,37 @@ import java.util.zip.Inflater;
  * The instant file's bytes our entries carry so that {@code unarchive} restores them exactly
  * ({@link EntryFields#DEFLATED_CONTENT}). Stored as they were, they doubled the archive, since the
  * entry's detail record holds the same content converted; compressed file by file they still added
- * a quarter. Each is therefore a zlib stream whose preset dictionary is the content of the previous
- * entry of the same action and state in the same block: consecutive commits (or cleans) of a table
- * differ in little more than times and names, so each costs a small fraction of its size. A block
- * is the unit every reader decodes and every merge copies whole, so an entry never loses its
- * dictionary; the first of its kind in a block has none. The zlib checksums (of the dictionary and
- * of the content) make a damaged or misplaced copy fail loudly instead of restoring wrong bytes.
+ * a quarter. Consecutive commits (or cleans) of a table differ in little more than times, names and
+ * counts, so each is stored as its difference from an earlier entry of the same block, its
+ * reference ({@link ContentDelta}), compressed: {@code DELTA}, then as varints how many entries
+ * with content back the reference is (0: none) and the content's length, then the CRC-32C of the
+ * content (4 bytes, big-endian) and a zlib stream of the program; an empty content ends after its
+ * length. A program shorter than {@link #STORED_BELOW} bytes (a content its reference nearly holds)
+ * is stored as it is, after {@code DELTA_STORED} instead. The reference is the nearest entry of the
+ * same action and state, else one of the same action and about the same size; the reader follows
+ * whichever the value names. A block is the unit every reader decodes and every merge copies whole,
+ * so an entry never loses its reference; the checksum makes a damaged or misplaced copy fail loudly
+ * instead of restoring wrong bytes.
  *
- * <p>A zlib dictionary is at most its 32 KiB window, so a content longer than that (a commit of
- * many write stats, or a wide table's schema) is cut into {@link #SEGMENT}-byte segments, each its
- * own zlib stream whose dictionary is the window of the previous content at the same relative
- * place, where consecutive files hold what this segment holds: {@code SEGMENTED}, the content's
- * length and the segment size (ints), then each segment's compressed length (int) and bytes. The
- * first byte of a zlib stream names deflate in its low four bits, which {@code SEGMENTED} does not,
- * so the two forms cannot be taken for each other, and a reader older than the segments fails on
- * them instead of restoring wrong bytes.
+ * <p>Archives written before hold two older forms, still read: a zlib stream whose preset
+ * dictionary is the previous entry's content of the same action and state; and, for contents longer
+ * than zlib's 32 KiB window, {@code SEGMENTED}: the content's length and the segment size (ints),
+ * then per segment its compressed length (int) and a zlib stream of the segment against the 32 KiB
+ * of that previous content centred on the same relative place. The first byte of a zlib stream
+ * names deflate in its low four bits (8), which neither {@code SEGMENTED} nor {@code DELTA} does,
+ * so no form can be taken for another; a reader older than a form fails on it instead of restoring
+ * wrong bytes.
  */
 public final class RawContent {
-  private static final int LEVEL = Deflater.BEST_SPEED;
   private static final int WINDOW = 32 * 1024;
-
-  /** Half a window: the other half lets the previous content drift by a quarter either way. */
-  static final int SEGMENT = WINDOW / 2;
-
   private static final byte SEGMENTED = 0x01;
-  private static final int HEADER = 1 + Integer.BYTES * 2;
+  private static final byte DELTA = 0x02;
+  private static final byte DELTA_STORED = 0x03;
+
+  /** A shorter program is stored as it is. */
+  private static final int STORED_BELOW = 64;
+
+  private static final int SEGMENTED_HEADER = 1 + Integer.BYTES * 2;
   private static final String NO_PREVIOUS =
       "the compressed content needs the previous entry of its kind in the block, and there is none";
 
@@ -50,65 +59,71 @@ public final class RawContent {
 
   /** Compresses the contents of one block's entries, given in block order. Not thread-safe. */
   public static final class BlockDeflater implements AutoCloseable {
-    private final Deflater deflater = new Deflater(LEVEL);
-    private final Map<Kind, byte[]> previous = new HashMap<>();
+    private final Deflater deflater = new Deflater(Deflater.BEST_SPEED);
+    private final List<TimelineInstant> instants = new ArrayList<>();
+    private final List<byte[]> contents = new ArrayList<>();
     private final byte[] chunk = new byte[8192];
 
     /** The field's value for the entry of {@code instant}, the next in the block. */
     public ByteBuffer deflate(TimelineInstant instant, byte[] content) {
+      requireNonNull(instant, "instant is null");
       requireNonNull(content, "content is null");
-      byte[] dictionary = previous.put(Kind.of(instant), content);
-      ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, content.length / 8));
-      if (dictionary == null || dictionary.length <= WINDOW || content.length <= WINDOW) {
-        deflate(
-            content,
-            0,
-            content.length,
-            dictionary,
-            0,
-            dictionary == null ? 0 : dictionary.length,
-            out);
+      int back = reference(instant, content);
+      instants.add(instant);
+      contents.add(content);
+      AvroBytes out = new AvroBytes(32 + content.length / 16);
+      out.writeRaw(new byte[] {DELTA}, 0, 1);
+      out.writeLong(back);
+      out.writeLong(content.length);
+      if (content.length == 0) {
         return ByteBuffer.wrap(out.toByteArray());
       }
-      ByteBuffer header = ByteBuffer.allocate(HEADER);
-      header.put(SEGMENTED).putInt(content.length).putInt(SEGMENT);
-      out.write(header.array(), 0, HEADER);
-      ByteArrayOutputStream segment = new ByteArrayOutputStream(SEGMENT / 4);
-      for (int at = 0; at < content.length; at += SEGMENT) {
-        int window = windowStart(at, content.length, dictionary.length);
-        segment.reset();
-        deflate(
-            content,
-            at,
-            Math.min(SEGMENT, content.length - at),
-            dictionary,
-            window,
-            WINDOW,
-            segment);
-        out.write(
-            ByteBuffer.allocate(Integer.BYTES).putInt(segment.size()).array(), 0, Integer.BYTES);
-        out.writeBytes(segment.toByteArray());
+      CRC32C crc = new CRC32C();
+      crc.update(content);
+      int sum = (int) crc.getValue();
+      out.writeRaw(
+          new byte[] {(byte) (sum >>> 24), (byte) (sum >>> 16), (byte) (sum >>> 8), (byte) sum},
+          0,
+          4);
+      byte[] reference = back == 0 ? new byte[0] : contents.get(contents.size() - 1 - back);
+      AvroBytes program = ContentDelta.program(content, reference);
+      if (program.size() < STORED_BELOW) {
+        out.bytes()[0] = DELTA_STORED; // zlib would add more than it takes off
+        out.writeRaw(program.bytes(), 0, program.size());
+        return ByteBuffer.wrap(out.toByteArray());
+      }
+      deflater.reset();
+      deflater.setInput(program.bytes(), 0, program.size());
+      deflater.finish();
+      while (!deflater.finished()) {
+        int n = deflater.deflate(chunk);
+        out.writeRaw(chunk, 0, n);
       }
       return ByteBuffer.wrap(out.toByteArray());
     }
 
-    private void deflate(
-        byte[] content,
-        int offset,
-        int length,
-        byte[] dictionary,
-        int dictionaryOffset,
-        int dictionaryLength,
-        ByteArrayOutputStream out) {
-      deflater.reset();
-      if (dictionaryLength > 0) {
-        deflater.setDictionary(dictionary, dictionaryOffset, dictionaryLength);
+    /**
+     * How many entries back the reference of the next entry is: the nearest of its action and
+     * state, else the nearest of its action of about its size (a clean's requested and inflight
+     * plans are the same bytes; a commit's inflight and completed metadata share too little for the
+     * search to pay).
+     */
+    private int reference(TimelineInstant instant, byte[] content) {
+      int sameAction = 0;
+      for (int i = contents.size() - 1; i >= 0; i--) {
+        TimelineInstant earlier = instants.get(i);
+        byte[] candidate = contents.get(i);
+        if (candidate.length == 0 || earlier.action() != instant.action()) {
+          continue;
+        }
+        if (earlier.state() == instant.state()) {
+          return contents.size() - i;
+        }
+        if (sameAction == 0 && Math.abs(candidate.length - content.length) <= content.length / 4) {
+          sameAction = contents.size() - i;
+        }
       }
-      deflater.setInput(content, offset, length);
-      deflater.finish();
-      while (!deflater.finished()) {
-        out.write(chunk, 0, deflater.deflate(chunk));
-      }
+      return sameAction;
     }
 
     @Override
@@ -118,34 +133,102 @@ public final class RawContent {
   }
 
   /**
-   * Restores the contents of one block's entries. An entry's dictionary is the content of the
-   * previous entry of its kind in the block, so {@link #inflate} must have been given that one
-   * first. Not thread-safe.
+   * Restores the contents of one block's entries, given in block order: an entry's content may be
+   * made from an earlier one's. Not thread-safe.
    */
   public static final class BlockInflater {
     private final Map<Kind, byte[]> previous = new HashMap<>();
+    private final List<byte[]> contents = new ArrayList<>();
 
     /**
-     * The bytes of the entry of {@code instant}, the next of its kind in the block.
+     * The bytes of the entry of {@code instant}, the next with content in the block.
      *
-     * @throws DataFormatException if they are damaged, cut short, or compressed against a
-     *     dictionary that is not the previous entry of their kind
+     * @throws DataFormatException if they are damaged, cut short, or made from a reference that is
+     *     not the one they were made from
      */
     public byte[] inflate(TimelineInstant instant, ByteBuffer deflated) throws DataFormatException {
       Kind kind = Kind.of(instant);
       byte[] dictionary = previous.get(kind);
+      byte first = deflated.remaining() > 0 ? deflated.get(deflated.position()) : 0;
       byte[] content =
-          deflated.remaining() > 0 && deflated.get(deflated.position()) == SEGMENTED
-              ? inflateSegments(deflated.duplicate(), dictionary)
-              : RawContent.inflate(
-                  deflated, dictionary, 0, dictionary == null ? 0 : dictionary.length);
-      previous.put(kind, content);
+          first == DELTA || first == DELTA_STORED
+              ? inflateDelta(deflated.duplicate())
+              : first == SEGMENTED
+                  ? inflateSegments(deflated.duplicate(), dictionary)
+                  : RawContent.inflate(
+                      deflated, dictionary, 0, dictionary == null ? 0 : dictionary.length);
+      skip(instant, content);
       return content;
+    }
+
+    /** Takes {@code content} as the next entry's, for an entry read another way. */
+    public void skip(TimelineInstant instant, byte[] content) {
+      previous.put(Kind.of(instant), requireNonNull(content, "content is null"));
+      contents.add(content);
+    }
+
+    private byte[] inflateDelta(ByteBuffer in) throws DataFormatException {
+      boolean stored = in.get() == DELTA_STORED;
+      long back = varint(in);
+      long length = varint(in);
+      if (back < 0 || back > contents.size()) {
+        throw new DataFormatException(
+            "the content refers to the entry "
+                + back
+                + " back, where the block holds "
+                + contents.size()
+                + " before it");
+      }
+      if (length < 0 || length > Integer.MAX_VALUE - 16) {
+        throw new DataFormatException("the content has a bad length: " + length);
+      }
+      if (length == 0) {
+        if (in.hasRemaining()) {
+          throw new DataFormatException(in.remaining() + " bytes follow an empty content");
+        }
+        return new byte[0];
+      }
+      if (in.remaining() < Integer.BYTES) {
+        throw new DataFormatException("the compressed content ends inside its checksum");
+      }
+      int sum = in.getInt();
+      byte[] reference = back == 0 ? new byte[0] : contents.get(contents.size() - (int) back);
+      byte[] program;
+      if (stored) {
+        program = new byte[in.remaining()];
+        in.get(program);
+      } else {
+        program = RawContent.inflate(in, null, 0, 0);
+      }
+      byte[] content = ContentDelta.apply(program, program.length, reference, (int) length);
+      CRC32C crc = new CRC32C();
+      crc.update(content);
+      if ((int) crc.getValue() != sum) {
+        throw new DataFormatException(
+            "the restored content does not match its checksum (a damaged entry, or one taken out"
+                + " of its block)");
+      }
+      return content;
+    }
+
+    private static long varint(ByteBuffer in) throws DataFormatException {
+      long n = 0;
+      for (int shift = 0; shift < 64; shift += 7) {
+        if (!in.hasRemaining()) {
+          throw new DataFormatException("the compressed content ends inside its header");
+        }
+        byte b = in.get();
+        n |= (long) (b & 0x7F) << shift;
+        if (b >= 0) {
+          return (n >>> 1) ^ -(n & 1);
+        }
+      }
+      throw new DataFormatException("the compressed content's header holds a bad number");
     }
 
     private static byte[] inflateSegments(ByteBuffer in, byte[] dictionary)
         throws DataFormatException {
-      if (in.remaining() < HEADER) {
+      if (in.remaining() < SEGMENTED_HEADER) {
         throw new DataFormatException("the segmented content ends inside its header");
       }
       in.get();
@@ -171,7 +254,7 @@ public final class RawContent {
         in.position(in.position() + size);
         byte[] restored =
             RawContent.inflate(
-                part, dictionary, windowStart(at, length, dictionary.length), WINDOW);
+                part, dictionary, windowStart(at, segment, length, dictionary.length), WINDOW);
         int expected = Math.min(segment, length - at);
         if (restored.length != expected) {
           throw new DataFormatException(
@@ -186,11 +269,6 @@ public final class RawContent {
         throw new DataFormatException(in.remaining() + " bytes follow the compressed content");
       }
       return content;
-    }
-
-    /** Takes {@code content} as the latest of its kind, for an entry read another way. */
-    public void skip(TimelineInstant instant, byte[] content) {
-      previous.put(Kind.of(instant), requireNonNull(content, "content is null"));
     }
   }
 
@@ -211,9 +289,9 @@ public final class RawContent {
    * Where the dictionary of the segment at {@code at} starts in the previous content (longer than a
    * window): the window centred on the same relative place, inside the previous content.
    */
-  private static int windowStart(int at, int length, int previousLength) {
+  private static int windowStart(int at, int segment, int length, int previousLength) {
     long place = (long) at * previousLength / length;
-    long start = place - (WINDOW - SEGMENT) / 2;
+    long start = place - (WINDOW - segment) / 2;
     return (int) Math.max(0, Math.min(previousLength - WINDOW, start));
   }
 

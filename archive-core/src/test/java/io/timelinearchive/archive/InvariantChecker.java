@@ -231,16 +231,19 @@ public final class InvariantChecker {
         in.readInt(); // data block version
         int n = in.readInt();
         GenericDatumReader<GenericRecord> reader = new GenericDatumReader<>(schema);
-        // Each compressed content's dictionary is the previous content of its kind in the block.
+        // A compressed content is made from an earlier one of the block: older archives name the
+        // previous content of its kind as zlib dictionary, newer ones an entry some contents back.
         java.util.Map<String, byte[]> previousOfKind = new java.util.HashMap<>();
+        List<byte[]> earlier = new ArrayList<>();
         for (int i = 0; i < n; i++) {
           byte[] record = new byte[in.readInt()];
           in.readFully(record);
           GenericRecord r = reader.read(null, DecoderFactory.get().binaryDecoder(record, null));
           String kind = r.get("actionType") + "/" + r.get("actionState");
-          byte[] rawBytes = rawBytes(r, previousOfKind.get(kind));
+          byte[] rawBytes = rawBytes(r, previousOfKind.get(kind), earlier);
           if (rawBytes != null) {
             previousOfKind.put(kind, rawBytes);
+            earlier.add(rawBytes);
           }
           records.add(
               new Archived(
@@ -255,37 +258,22 @@ public final class InvariantChecker {
   }
 
   /**
-   * The instant file's bytes an entry carries: zlib-compressed in {@code
-   * timelineArchiveDeflatedContent} against {@code dictionary} if the stream asks for one, or as
-   * they were in {@code timelineArchiveRawContent} (older archives); null for entries without them.
+   * The instant file's bytes an entry carries in {@code timelineArchiveDeflatedContent}: the
+   * difference from an earlier content of the block ({@code 0x02}), or a zlib stream against {@code
+   * dictionary} if it asks for one; or as they were in {@code timelineArchiveRawContent} (older
+   * archives); null for entries without them.
    */
-  private static byte[] rawBytes(GenericRecord r, byte[] dictionary) throws IOException {
+  private static byte[] rawBytes(GenericRecord r, byte[] dictionary, List<byte[]> earlier)
+      throws IOException {
     if (field(r, "timelineArchiveDeflatedContent") instanceof ByteBuffer deflated) {
-      java.util.zip.Inflater inflater = new java.util.zip.Inflater();
       try {
-        inflater.setInput(deflated.duplicate());
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        byte[] chunk = new byte[8192];
-        while (!inflater.finished()) {
-          int n = inflater.inflate(chunk);
-          if (n == 0 && inflater.needsDictionary()) {
-            if (dictionary == null) {
-              throw new IOException("compressed content needs a dictionary and has none");
-            }
-            inflater.setDictionary(dictionary);
-            dictionary = null;
-            continue;
-          }
-          if (n == 0 && !inflater.finished() && inflater.needsInput()) {
-            throw new IOException("truncated compressed content");
-          }
-          out.write(chunk, 0, n);
+        byte form = deflated.remaining() > 0 ? deflated.get(deflated.position()) : 0;
+        if (form == 0x02 || form == 0x03) {
+          return difference(deflated.duplicate(), earlier);
         }
-        return out.toByteArray();
-      } catch (java.util.zip.DataFormatException e) {
+        return inflate(deflated.duplicate(), dictionary);
+      } catch (java.util.zip.DataFormatException | RuntimeException e) {
         throw new IOException("damaged compressed content", e);
-      } finally {
-        inflater.end();
       }
     }
     if (field(r, "timelineArchiveRawContent") instanceof ByteBuffer raw) {
@@ -294,6 +282,86 @@ public final class InvariantChecker {
       return bytes;
     }
     return null;
+  }
+
+  /**
+   * 0x02 (or 0x03), varints (zig-zag) back and length, a big-endian CRC-32C of the content, a zlib
+   * stream of the program (0x03: the program as it is): per operation a literal (length, bytes) and
+   * a copy from the reference (length, then its start relative to the end of the last copy plus the
+   * literal), ending with a copy of none; an empty content ends after its length.
+   */
+  private static byte[] difference(ByteBuffer value, List<byte[]> earlier)
+      throws IOException, java.util.zip.DataFormatException {
+    boolean stored = value.get() == 0x03;
+    int back = (int) zigZag(value);
+    int length = (int) zigZag(value);
+    if (length == 0) {
+      return new byte[0];
+    }
+    int crc = value.getInt();
+    byte[] reference = back == 0 ? new byte[0] : earlier.get(earlier.size() - back);
+    ByteBuffer program = stored ? value.slice() : ByteBuffer.wrap(inflate(value, null));
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(length);
+    int cursor = 0;
+    while (true) {
+      int literal = (int) zigZag(program);
+      byte[] bytes = new byte[literal];
+      program.get(bytes);
+      out.writeBytes(bytes);
+      int copy = (int) zigZag(program);
+      if (copy == 0) {
+        break;
+      }
+      int from = cursor + literal + (int) zigZag(program);
+      out.write(reference, from, copy);
+      cursor = from + copy;
+    }
+    byte[] content = out.toByteArray();
+    java.util.zip.CRC32C sum = new java.util.zip.CRC32C();
+    sum.update(content);
+    if (content.length != length || (int) sum.getValue() != crc || program.hasRemaining()) {
+      throw new IOException("compressed content restores to other bytes");
+    }
+    return content;
+  }
+
+  private static long zigZag(ByteBuffer in) {
+    long n = 0;
+    for (int shift = 0; ; shift += 7) {
+      byte b = in.get();
+      n |= (long) (b & 0x7F) << shift;
+      if (b >= 0) {
+        return (n >>> 1) ^ -(n & 1);
+      }
+    }
+  }
+
+  private static byte[] inflate(ByteBuffer deflated, byte[] dictionary)
+      throws IOException, java.util.zip.DataFormatException {
+    java.util.zip.Inflater inflater = new java.util.zip.Inflater();
+    try {
+      inflater.setInput(deflated);
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      byte[] chunk = new byte[8192];
+      while (!inflater.finished()) {
+        int n = inflater.inflate(chunk);
+        if (n == 0 && inflater.needsDictionary()) {
+          if (dictionary == null) {
+            throw new IOException("compressed content needs a dictionary and has none");
+          }
+          inflater.setDictionary(dictionary);
+          dictionary = null;
+          continue;
+        }
+        if (n == 0 && !inflater.finished() && inflater.needsInput()) {
+          throw new IOException("truncated compressed content");
+        }
+        out.write(chunk, 0, n);
+      }
+      return out.toByteArray();
+    } finally {
+      inflater.end();
+    }
   }
 
   private static Object field(GenericRecord r, String name) {

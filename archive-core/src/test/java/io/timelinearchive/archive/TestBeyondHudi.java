@@ -101,7 +101,7 @@ class TestBeyondHudi {
       ArchiveEntry converted =
           ArchiveEntryConverter.create()
               .convert(first, java.time.Instant.EPOCH, storage.read(file));
-      ArchiveEntry entry = new ArchiveEntry(converted.instant(), converted.record());
+      ArchiveEntry entry = ArchiveEntry.of(converted.instant(), converted.record());
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       ArchiveBlockEncoder.encode(List.of(entry)).forEach(out::writeBytes);
       storage.createExclusive(

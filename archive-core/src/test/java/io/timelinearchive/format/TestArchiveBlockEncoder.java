@@ -235,7 +235,7 @@ class TestArchiveBlockEncoder {
     hudi.put("stateTransitionTime", "20240301100000009");
     hudi.put("hoodieCleanMetadata", SampleRecords.cleanMetadata("20240301100000001"));
     ArchiveEntry entry =
-        new ArchiveEntry(
+        ArchiveEntry.of(
             new TimelineInstant("20240301100000001", Action.CLEAN, State.COMPLETED), hudi);
 
     GenericRecord back = blocks(ArchiveBlockEncoder.encode(List.of(entry))).get(0).records().get(0);

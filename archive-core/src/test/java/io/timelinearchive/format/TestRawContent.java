@@ -71,6 +71,9 @@ class TestRawContent {
 
     // under a fifth of its size alone: the two commits share their schema and differ in times
     assertThat(block.get(2).remaining()).isLessThan(alone.remaining() / 5);
+    // a program that short is stored as it is: zlib would add more than it takes off
+    assertThat(block.get(2).get(0)).isEqualTo((byte) 0x03);
+    assertThat(alone.get(0)).isEqualTo((byte) 0x02);
     RawContent.BlockInflater inflater = new RawContent.BlockInflater();
     assertThat(inflater.inflate(COMMIT, block.get(0))).isEqualTo(first);
     assertThat(inflater.inflate(CLEAN, block.get(1))).isEqualTo(clean);
@@ -90,16 +93,16 @@ class TestRawContent {
     failsWithoutOrWithAnotherPrevious(dependent, commitJson("20250101000000000", 40));
   }
 
-  /** {@code dependent} cannot be restored without its predecessor, nor against {@code other}. */
+  /** {@code dependent} cannot be restored without its reference, nor from {@code other}. */
   private static void failsWithoutOrWithAnotherPrevious(ByteBuffer dependent, byte[] other) {
     assertThatThrownBy(() -> new RawContent.BlockInflater().inflate(NEXT_COMMIT, dependent))
         .isInstanceOf(DataFormatException.class)
-        .hasMessageContaining("needs the previous entry of its kind");
+        .hasMessageContaining("refers to the entry 1 back, where the block holds 0");
     RawContent.BlockInflater wrong = new RawContent.BlockInflater();
     wrong.skip(COMMIT, other);
     assertThatThrownBy(() -> wrong.inflate(NEXT_COMMIT, dependent))
         .isInstanceOf(DataFormatException.class)
-        .hasMessageContaining("not compressed against the previous entry of its kind");
+        .hasMessageContaining("does not match its checksum");
   }
 
   @Test
@@ -121,9 +124,8 @@ class TestRawContent {
   }
 
   @Test
-  void aContentLongerThanTheWindowIsCompressedSegmentBySegmentAgainstThePrevious()
-      throws Exception {
-    // about 130 KB each, the second with more write stats: its segments sit later in the first
+  void aLongContentIsStoredAsItsDifferenceFromThePrevious() throws Exception {
+    // about 130 KB each, the second with more write stats: its shared runs sit later in the first
     byte[] first = manyFileGroups("20260101000000000", 1_000);
     byte[] second = manyFileGroups("20260101000000001", 1_040);
     ByteBuffer alone;
@@ -137,9 +139,9 @@ class TestRawContent {
       secondDeflated = deflater.deflate(NEXT_COMMIT, second);
     }
 
-    assertThat(second.length).isGreaterThan(3 * RawContent.SEGMENT);
-    // alone, a window reaches none of the repeated ids; against the previous, most of them
-    assertThat(secondDeflated.remaining()).isLessThan(alone.remaining() / 2);
+    assertThat(second.length).isGreaterThan(4 * 32 * 1024);
+    // alone, zlib's 32 KiB window reaches none of the repeated ids; the difference, all of them
+    assertThat(secondDeflated.remaining()).isLessThan(alone.remaining() / 10);
     RawContent.BlockInflater inflater = new RawContent.BlockInflater();
     assertThat(inflater.inflate(COMMIT, firstDeflated)).isEqualTo(first);
     assertThat(inflater.inflate(NEXT_COMMIT, secondDeflated)).isEqualTo(second);
@@ -186,9 +188,70 @@ class TestRawContent {
             .map(files -> commitJson("2026010100000000" + (files % 10), files));
     Arbitrary<byte[]> noise =
         Arbitraries.integers()
-            .between(0, 3 * RawContent.SEGMENT + 7)
+            .between(0, 50_000)
             .flatMap(n -> Arbitraries.bytes().array(byte[].class).ofSize(n));
     return Arbitraries.oneOf(commit, commit, noise).list().ofMaxSize(6);
+  }
+
+  @Test
+  void anEntryWithoutAnEarlierOneOfItsStateIsTheDifferenceFromOneOfItsAction() throws Exception {
+    TimelineInstant inflight =
+        new TimelineInstant("20260101000000002", Action.COMMIT, State.INFLIGHT);
+    byte[] completed = commitJson("20260101000000001", 30);
+    byte[] pending = commitJson("20260101000000002", 30);
+    ByteBuffer alone;
+    try (RawContent.BlockDeflater deflater = new RawContent.BlockDeflater()) {
+      alone = deflater.deflate(inflight, pending);
+    }
+    List<ByteBuffer> block = new ArrayList<>();
+    try (RawContent.BlockDeflater deflater = new RawContent.BlockDeflater()) {
+      block.add(deflater.deflate(NEXT_COMMIT, completed));
+      block.add(deflater.deflate(CLEAN, completed));
+      block.add(deflater.deflate(inflight, pending));
+    }
+    assertThat(block.get(2).remaining()).isLessThan(alone.remaining() / 5);
+    RawContent.BlockInflater inflater = new RawContent.BlockInflater();
+    inflater.inflate(NEXT_COMMIT, block.get(0));
+    inflater.inflate(CLEAN, block.get(1));
+    assertThat(inflater.inflate(inflight, block.get(2))).isEqualTo(pending);
+  }
+
+  /**
+   * Values written by the archiver before contents were stored as differences: zlib streams with
+   * the previous content of the kind as dictionary, one of them segmented (written by 5ff00d3, in
+   * {@code raw-content-before-delta.bin}).
+   */
+  @Test
+  void contentsCompressedTheEarlierWaysStillRestoreByteForByte() throws Exception {
+    List<TimelineInstant> instants =
+        List.of(COMMIT, CLEAN, NEXT_COMMIT, COMMIT, NEXT_COMMIT, CLEAN);
+    List<byte[]> contents =
+        List.of(
+            commitJson("20260101000000000", 2),
+            "{\"totalFilesDeleted\": 3}".repeat(20).getBytes(UTF_8),
+            commitJson("20260101000000001", 2),
+            manyFileGroups("20260101000000000", 300),
+            manyFileGroups("20260101000000001", 320),
+            new byte[0]);
+    List<ByteBuffer> values = new ArrayList<>();
+    try (java.io.DataInputStream in =
+        new java.io.DataInputStream(
+            TestRawContent.class.getResourceAsStream("raw-content-before-delta.bin"))) {
+      int count = in.readInt();
+      for (int i = 0; i < count; i++) {
+        byte[] value = new byte[in.readInt()];
+        in.readFully(value);
+        values.add(ByteBuffer.wrap(value));
+      }
+    }
+    assertThat(values).hasSameSizeAs(contents);
+    assertThat(values.get(4).get(0)).as("the segmented form").isEqualTo((byte) 0x01);
+    RawContent.BlockInflater inflater = new RawContent.BlockInflater();
+    for (int i = 0; i < values.size(); i++) {
+      assertThat(inflater.inflate(instants.get(i), values.get(i)))
+          .as("entry %d", i)
+          .isEqualTo(contents.get(i));
+    }
   }
 
   @Test
