@@ -58,8 +58,9 @@ abstract class AbstractStoreIT {
   private InvariantChecker checker;
   private Map<String, byte[]> original;
   private TreeSet<String> cleanActive;
-  // how long a whole run takes on this store: the longest re-run so far, at first a guess
-  private long runMillis = 20_000;
+  // how long a whole run takes on this store: the longest re-run so far, at first the reference
+  // run's on local disk (shorter than on any server, so the first kill at any time lands in a run)
+  private long runMillis;
 
   abstract Store store();
 
@@ -90,6 +91,7 @@ abstract class AbstractStoreIT {
     pristine = r.pristine();
     original = r.original();
     cleanActive = r.cleanActive();
+    runMillis = r.millis();
     checker = new InvariantChecker(original);
     store = store();
   }
