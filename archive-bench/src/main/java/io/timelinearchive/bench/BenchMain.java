@@ -97,7 +97,7 @@ public final class BenchMain {
           repetitions != null ? repetitions : quick ? 1 : 3,
           bigRepetitions,
           p1Sizes != null ? p1Sizes : quick ? List.of(1_000) : List.of(10_000, 24_000, 100_000),
-          wideSize != null ? wideSize : quick ? 1_000 : 10_000,
+          wideSize != null ? wideSize : quick ? 1_000 : 3_000,
           sampleSize != null ? sampleSize : quick ? 1_000 : 10_000);
     }
 
