@@ -1,5 +1,6 @@
 package io.timelinearchive.cli;
 
+import io.timelinearchive.lsm.Hudi1Actions;
 import io.timelinearchive.timeline.Action;
 import io.timelinearchive.timeline.State;
 import io.timelinearchive.timeline.TimelineInstant;
@@ -35,7 +36,7 @@ final class InstantFilter {
    * @throws IllegalArgumentException naming the option and its value
    */
   void check() {
-    if (action != null && Action.fromName(action).isEmpty()) {
+    if (action != null && Action.fromName(action).isEmpty() && !Hudi1Actions.ALL.contains(action)) {
       throw new IllegalArgumentException("--action " + action + " is not a Hudi action");
     }
     if (state != null) {
@@ -51,14 +52,22 @@ final class InstantFilter {
     return entries.stream().filter(e -> matches(instant.apply(e))).toList();
   }
 
+  /** The entries whose action and state match {@code --action} and {@code --state}, in order. */
+  <T> List<T> matching(List<T> entries, Function<T, String> action, Function<T, State> state) {
+    return entries.stream().filter(e -> matches(action.apply(e), state.apply(e))).toList();
+  }
+
   /** The first {@code --limit} entries, or all. */
   <T> List<T> limited(List<T> entries) {
     return limit == null || limit >= entries.size() ? entries : entries.subList(0, limit);
   }
 
   private boolean matches(TimelineInstant i) {
-    return (action == null || i.action().actionName().equals(action))
-        && (state == null || i.state() == parsedState());
+    return matches(i.action().actionName(), i.state());
+  }
+
+  private boolean matches(String actionName, State s) {
+    return (action == null || actionName.equals(action)) && (state == null || s == parsedState());
   }
 
   private State parsedState() {

@@ -7,6 +7,7 @@ import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.HoodieTable;
+import io.timelinearchive.timeline.TimelineFormat;
 import io.timelinearchive.timeline.TimelineInstant;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -48,7 +49,9 @@ final class ShowCommand {
       name = "active",
       mixinStandardHelpOptions = true,
       versionProvider = TimelineArchiveCommand.Version.class,
-      description = "The instants of the active timeline (.hoodie/).")
+      description =
+          "The instants of the active timeline (.hoodie/; Hudi 1.x: .hoodie/timeline/, with each"
+              + " completed instant's completion time).")
   static final class Active implements Callable<Integer> {
     @ParentCommand ShowCommand show;
     @Spec CommandSpec spec;
@@ -67,7 +70,11 @@ final class ShowCommand {
       filter.check();
       StorageLocation base = StorageLocation.of(table);
       try (MetaStorage storage = MetaStorages.open(base, storageOptions.config(spec))) {
-        HoodieTable hoodieTable = HoodieTable.load(storage, base);
+        HoodieTable hoodieTable = HoodieTable.inspect(storage, base);
+        if (hoodieTable.format() == TimelineFormat.HUDI_1_LSM) {
+          Hudi1Show.active(storage, hoodieTable, filter, show.root.json, out, err);
+          return TimelineArchiveCommand.EXIT_OK;
+        }
         ActiveListing active = ActiveListing.load(storage, hoodieTable.metaFolder());
         List<TimelineInstant> matching = filter.matching(active.instants(), i -> i);
         List<TimelineInstant> listed = filter.limited(matching);
@@ -118,7 +125,9 @@ final class ShowCommand {
       name = "archived",
       mixinStandardHelpOptions = true,
       versionProvider = TimelineArchiveCommand.Version.class,
-      description = "The instants in the archive (.hoodie/archived/).")
+      description =
+          "The instants in the archive (.hoodie/archived/; Hudi 1.x: the LSM history in"
+              + " .hoodie/timeline/history/, completed instants with their completion times).")
   static final class Archived implements Callable<Integer> {
     @ParentCommand ShowCommand show;
     @Spec CommandSpec spec;
@@ -154,7 +163,11 @@ final class ShowCommand {
       filter.check();
       StorageLocation base = StorageLocation.of(table);
       try (MetaStorage storage = MetaStorages.open(base, storageOptions.config(spec))) {
-        HoodieTable hoodieTable = HoodieTable.load(storage, base);
+        HoodieTable hoodieTable = HoodieTable.inspect(storage, base);
+        if (hoodieTable.format() == TimelineFormat.HUDI_1_LSM) {
+          Hudi1Show.archived(storage, hoodieTable, options, filter, show.root.json, out);
+          return TimelineArchiveCommand.EXIT_OK;
+        }
         ArchivedTimeline archived =
             ArchivedTimeline.load(storage, hoodieTable.archiveFolder(), options);
         List<ArchivedInstant> matching =
