@@ -14,7 +14,9 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -97,6 +99,25 @@ public record Hudi1ActiveTimeline(
   /** The instants, sorted by {@link Hudi1Instant#ORDER}. */
   public List<Hudi1Instant> instants() {
     return files.stream().map(Hudi1TimelineFile::instant).toList();
+  }
+
+  /**
+   * Each instant once, in its latest state (completed over inflight over requested): the active
+   * timeline as Hudi 1.x's own reader shows it, which keeps one state per instant. A compaction's
+   * completed {@code commit} is the same instant as its pending {@code compaction}.
+   *
+   * @return the files of the latest states, sorted by {@link Hudi1Instant#ORDER}
+   */
+  public List<Hudi1TimelineFile> latestStates() {
+    Map<String, Hudi1TimelineFile> latest = new LinkedHashMap<>();
+    for (Hudi1TimelineFile file : files) {
+      Hudi1Instant i = file.instant();
+      latest.merge(
+          i.requestedTime() + " " + Hudi1Actions.completedAs(i.action()),
+          file,
+          (a, b) -> a.instant().state().compareTo(b.instant().state()) >= 0 ? a : b);
+    }
+    return List.copyOf(latest.values());
   }
 
   /**

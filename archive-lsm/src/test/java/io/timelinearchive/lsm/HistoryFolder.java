@@ -23,11 +23,14 @@ import org.apache.parquet.schema.MessageTypeParser;
  * _version_}.
  */
 final class HistoryFolder {
-  /** The schema Parquet's Avro writer derives from Hudi's HoodieLSMTimelineInstant record. */
+  /**
+   * The schema of the history files Hudi 1.0.1 writes (Parquet's Avro writer's for its
+   * HoodieLSMTimelineInstant record), as their footers hold it; Hudi compresses them with gzip.
+   */
   static final MessageType SCHEMA =
       MessageTypeParser.parseMessageType(
           """
-          message HoodieLSMTimelineInstant {
+          message org.apache.hudi.avro.model.HoodieLSMTimelineInstant {
             optional binary instantTime (STRING);
             optional binary completionTime (STRING);
             optional binary action (STRING);
