@@ -9,6 +9,7 @@ import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.HoodieTable;
 import io.timelinearchive.timeline.TimelineFormat;
 import io.timelinearchive.timeline.TimelineInstant;
+import io.timelinearchive.timeline.UnsupportedTableException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -72,6 +73,7 @@ final class ShowCommand {
       try (MetaStorage storage = MetaStorages.open(base, storageOptions.config(spec))) {
         HoodieTable hoodieTable = HoodieTable.inspect(storage, base);
         if (hoodieTable.format() == TimelineFormat.HUDI_1_LSM) {
+          requireHudi1Reader(hoodieTable);
           Hudi1Show.active(storage, hoodieTable, filter, show.root.json, out, err);
           return TimelineArchiveCommand.EXIT_OK;
         }
@@ -111,6 +113,31 @@ final class ShowCommand {
         }
       }
       return TimelineArchiveCommand.EXIT_OK;
+    }
+  }
+
+  /**
+   * Checks that this jar reads Hudi 1.x tables: the one-store jars without Hadoop leave out
+   * archive-lsm and Parquet, which decompresses through Hadoop's codecs.
+   *
+   * @throws UnsupportedTableException naming the jars that do
+   */
+  static void requireHudi1Reader(HoodieTable table) throws UnsupportedTableException {
+    ClassLoader loader = ShowCommand.class.getClassLoader();
+    for (String needed :
+        List.of(
+            "io.timelinearchive.lsm.LsmHistory",
+            "org.apache.parquet.hadoop.ParquetFileReader",
+            "org.apache.hadoop.conf.Configuration")) {
+      try {
+        Class.forName(needed, false, loader);
+      } catch (ClassNotFoundException e) {
+        throw new UnsupportedTableException(
+            table.base()
+                + " is a Hudi 1.x table, which this jar does not read (it holds no "
+                + needed
+                + "): use timeline-archive.jar or timeline-archive-hdfs.jar; nothing was changed");
+      }
     }
   }
 
@@ -165,6 +192,7 @@ final class ShowCommand {
       try (MetaStorage storage = MetaStorages.open(base, storageOptions.config(spec))) {
         HoodieTable hoodieTable = HoodieTable.inspect(storage, base);
         if (hoodieTable.format() == TimelineFormat.HUDI_1_LSM) {
+          requireHudi1Reader(hoodieTable);
           Hudi1Show.archived(storage, hoodieTable, options, filter, show.root.json, out);
           return TimelineArchiveCommand.EXIT_OK;
         }
