@@ -49,13 +49,7 @@ final class Hudi1Show {
       doc.put(
           "malformed",
           active.malformed().stream()
-              .map(
-                  m -> {
-                    Map<String, Object> entry = new LinkedHashMap<>();
-                    entry.put("name", m.fileName());
-                    entry.put("reason", m.reason());
-                    return entry;
-                  })
+              .map(m -> Reports.malformed(m.fileName(), m.reason()))
               .toList());
       Output.json(out, doc);
       return;

@@ -12,7 +12,6 @@ import io.timelinearchive.timeline.TimelineInstant;
 import io.timelinearchive.timeline.UnsupportedTableException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -87,13 +86,7 @@ final class ShowCommand {
           json.put(
               "malformed",
               active.malformed().stream()
-                  .map(
-                      m -> {
-                        Map<String, Object> entry = new LinkedHashMap<>();
-                        entry.put("name", m.name());
-                        entry.put("reason", m.reason());
-                        return entry;
-                      })
+                  .map(m -> Reports.malformed(m.name(), m.reason()))
                   .toList());
           Output.json(out, json);
         } else {

@@ -67,11 +67,7 @@ class TestHudi1TableIsRefused {
       Map<String, String> writer = new TreeMap<>(ARCHIVAL);
       // Hudi 1.x's name for the cleaner's retention, so that the tables hold cleans too
       writer.put("hoodie.clean.commits.retained", "1");
-      try (Hudi1Table table = Hudi1Table.create(dir, type, writer)) {
-        for (int i = 0; i < COMMITS; i++) {
-          table.commit();
-        }
-      }
+      Hudi1Table.write(dir, type, writer, COMMITS);
       WRITTEN.put(type, dir);
     }
   }

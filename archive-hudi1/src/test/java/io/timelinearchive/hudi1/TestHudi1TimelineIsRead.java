@@ -80,14 +80,8 @@ class TestHudi1TimelineIsRead {
     fixtures = Files.createTempDirectory("hudi1-lsm-tables");
     for (HoodieTableType type : HoodieTableType.values()) {
       Path dir = fixtures.resolve(type.name());
-      List<String> times = new ArrayList<>();
-      try (Hudi1Table table = Hudi1Table.create(dir, type, HUDI_ARCHIVAL)) {
-        for (int i = 0; i < COMMITS; i++) {
-          times.add(table.commit());
-        }
-      }
+      COMMITTED.put(type, Hudi1Table.write(dir, type, HUDI_ARCHIVAL, COMMITS));
       WRITTEN.put(type, dir);
-      COMMITTED.put(type, times);
     }
   }
 
