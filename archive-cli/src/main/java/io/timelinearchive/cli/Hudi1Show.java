@@ -85,7 +85,7 @@ final class Hudi1Show {
       List<Object> instants = new ArrayList<>();
       for (LsmHistoryInstant row : listed) {
         Map<String, Object> m = instant(row.instant());
-        m.put("historyFile", fileName(row.file()));
+        m.put("historyFile", row.file().fileName());
         if (options.details()) {
           m.putAll(details(row));
         }
@@ -162,10 +162,5 @@ final class Hudi1Show {
     m.put("bytes", f.length());
     m.put("rows", f.rows());
     return m;
-  }
-
-  private static String fileName(String location) {
-    int slash = location.lastIndexOf('/');
-    return slash < 0 ? location : location.substring(slash + 1);
   }
 }

@@ -51,11 +51,6 @@ public record Hudi1Instant(
         });
   }
 
-  /** A completed instant. */
-  public static Hudi1Instant completed(String requestedTime, String action, String completionTime) {
-    return new Hudi1Instant(requestedTime, action, State.COMPLETED, Optional.of(completionTime));
-  }
-
   public boolean isCompleted() {
     return state == State.COMPLETED;
   }

@@ -2,6 +2,7 @@ package io.timelinearchive.lsm;
 
 import static java.util.Objects.requireNonNull;
 
+import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.State;
 import java.nio.ByteBuffer;
 import java.util.Optional;
@@ -29,7 +30,7 @@ public record LsmHistoryInstant(
     Optional<ByteBuffer> metadata,
     Optional<ByteBuffer> plan,
     int version,
-    String file) {
+    StorageLocation file) {
 
   public LsmHistoryInstant {
     requireNonNull(requestedTime, "requestedTime is null");

@@ -35,7 +35,7 @@ final class LsmParquetFile {
       LsmColumns.Projection projection = LsmColumns.projection(schema, details);
       reader.setRequestedSchema(projection.schema());
       MessageColumnIO columns = new ColumnIOFactory().getColumnIO(projection.schema(), schema);
-      LsmRowMaterializer materializer = new LsmRowMaterializer(projection.columns(), name);
+      LsmRowMaterializer materializer = new LsmRowMaterializer(projection.columns(), location);
       List<LsmHistoryInstant> rows = new ArrayList<>();
       PageReadStore pages;
       while ((pages = reader.readNextRowGroup()) != null) {

@@ -1,5 +1,6 @@
 package io.timelinearchive.lsm;
 
+import io.timelinearchive.storage.StorageLocation;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
@@ -14,12 +15,12 @@ import org.apache.parquet.io.api.RecordMaterializer;
  * LsmColumns}), column by column: no Avro schema is taken from the file.
  */
 final class LsmRowMaterializer extends RecordMaterializer<LsmHistoryInstant> {
-  private final String file;
+  private final StorageLocation file;
   private final Row row = new Row();
   private final GroupConverter root;
   private LsmHistoryInstant current;
 
-  LsmRowMaterializer(List<LsmColumns.Column> requested, String file) {
+  LsmRowMaterializer(List<LsmColumns.Column> requested, StorageLocation file) {
     this.file = file;
     Converter[] converters = new Converter[requested.size()];
     for (int i = 0; i < converters.length; i++) {
@@ -108,7 +109,7 @@ final class LsmRowMaterializer extends RecordMaterializer<LsmHistoryInstant> {
       version = LsmColumns.DEFAULT_VERSION;
     }
 
-    LsmHistoryInstant build(String file) {
+    LsmHistoryInstant build(StorageLocation file) {
       if (instantTime == null || action == null) {
         throw new IllegalStateException(
             "a row without " + (instantTime == null ? "an instantTime" : "an action"));
