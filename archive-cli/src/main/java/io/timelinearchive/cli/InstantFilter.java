@@ -11,6 +11,12 @@ import picocli.CommandLine.Option;
 
 /** The {@code --action}, {@code --state} and {@code --limit} options of {@code show}. */
 final class InstantFilter {
+  /**
+   * Hudi 1.x's one action beyond Hudi 0.x's (archive-lsm's {@code Hudi1Actions}, not named here:
+   * the one-store jars leave archive-lsm out).
+   */
+  private static final String CLUSTERING = "clustering";
+
   @Option(
       names = "--action",
       paramLabel = "ACTION",
@@ -35,7 +41,7 @@ final class InstantFilter {
    * @throws IllegalArgumentException naming the option and its value
    */
   void check() {
-    if (action != null && Action.fromName(action).isEmpty()) {
+    if (action != null && Action.fromName(action).isEmpty() && !action.equals(CLUSTERING)) {
       throw new IllegalArgumentException("--action " + action + " is not a Hudi action");
     }
     if (state != null) {
@@ -51,14 +57,22 @@ final class InstantFilter {
     return entries.stream().filter(e -> matches(instant.apply(e))).toList();
   }
 
+  /** The entries whose action and state match {@code --action} and {@code --state}, in order. */
+  <T> List<T> matching(List<T> entries, Function<T, String> action, Function<T, State> state) {
+    return entries.stream().filter(e -> matches(action.apply(e), state.apply(e))).toList();
+  }
+
   /** The first {@code --limit} entries, or all. */
   <T> List<T> limited(List<T> entries) {
     return limit == null || limit >= entries.size() ? entries : entries.subList(0, limit);
   }
 
   private boolean matches(TimelineInstant i) {
-    return (action == null || i.action().actionName().equals(action))
-        && (state == null || i.state() == parsedState());
+    return matches(i.action().actionName(), i.state());
+  }
+
+  private boolean matches(String actionName, State s) {
+    return (action == null || actionName.equals(action)) && (state == null || s == parsedState());
   }
 
   private State parsedState() {

@@ -208,6 +208,14 @@ final class Reports {
     return m;
   }
 
+  /** A name in a timeline folder that looks like an instant file but is none, and why. */
+  static Map<String, Object> malformed(String name, String reason) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("name", name);
+    m.put("reason", reason);
+    return m;
+  }
+
   static Map<String, Object> archiveFile(ArchiveFileSummary f) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("name", f.name());

@@ -7,10 +7,11 @@ import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.HoodieTable;
+import io.timelinearchive.timeline.TimelineFormat;
 import io.timelinearchive.timeline.TimelineInstant;
+import io.timelinearchive.timeline.UnsupportedTableException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,7 +49,9 @@ final class ShowCommand {
       name = "active",
       mixinStandardHelpOptions = true,
       versionProvider = TimelineArchiveCommand.Version.class,
-      description = "The instants of the active timeline (.hoodie/).")
+      description =
+          "The instants of the active timeline (.hoodie/; Hudi 1.x: .hoodie/timeline/, with each"
+              + " completed instant's completion time).")
   static final class Active implements Callable<Integer> {
     @ParentCommand ShowCommand show;
     @Spec CommandSpec spec;
@@ -67,7 +70,12 @@ final class ShowCommand {
       filter.check();
       StorageLocation base = StorageLocation.of(table);
       try (MetaStorage storage = MetaStorages.open(base, storageOptions.config(spec))) {
-        HoodieTable hoodieTable = HoodieTable.load(storage, base);
+        HoodieTable hoodieTable = HoodieTable.inspect(storage, base);
+        if (hoodieTable.format() == TimelineFormat.HUDI_1_LSM) {
+          requireHudi1Reader(hoodieTable);
+          Hudi1Show.active(storage, hoodieTable, filter, show.root.json, out, err);
+          return TimelineArchiveCommand.EXIT_OK;
+        }
         ActiveListing active = ActiveListing.load(storage, hoodieTable.metaFolder());
         List<TimelineInstant> matching = filter.matching(active.instants(), i -> i);
         List<TimelineInstant> listed = filter.limited(matching);
@@ -78,13 +86,7 @@ final class ShowCommand {
           json.put(
               "malformed",
               active.malformed().stream()
-                  .map(
-                      m -> {
-                        Map<String, Object> entry = new LinkedHashMap<>();
-                        entry.put("name", m.name());
-                        entry.put("reason", m.reason());
-                        return entry;
-                      })
+                  .map(m -> Reports.malformed(m.name(), m.reason()))
                   .toList());
           Output.json(out, json);
         } else {
@@ -107,6 +109,31 @@ final class ShowCommand {
     }
   }
 
+  /**
+   * Checks that this jar reads Hudi 1.x tables: the one-store jars without Hadoop leave out
+   * archive-lsm and Parquet, which decompresses through Hadoop's codecs.
+   *
+   * @throws UnsupportedTableException naming the jars that do
+   */
+  static void requireHudi1Reader(HoodieTable table) throws UnsupportedTableException {
+    ClassLoader loader = ShowCommand.class.getClassLoader();
+    for (String needed :
+        List.of(
+            "io.timelinearchive.lsm.LsmHistory",
+            "org.apache.parquet.hadoop.ParquetFileReader",
+            "org.apache.hadoop.conf.Configuration")) {
+      try {
+        Class.forName(needed, false, loader);
+      } catch (ClassNotFoundException e) {
+        throw new UnsupportedTableException(
+            table.base()
+                + " is a Hudi 1.x table, which this jar does not read (it holds no "
+                + needed
+                + "): use timeline-archive.jar or timeline-archive-hdfs.jar; nothing was changed");
+      }
+    }
+  }
+
   /** "39 instant file(s)", or "listed 5 of 39 instant file(s)" under {@code --limit}. */
   static String count(List<?> listed, List<?> matching) {
     return (listed.size() == matching.size() ? "" : "listed " + listed.size() + " of ")
@@ -118,7 +145,9 @@ final class ShowCommand {
       name = "archived",
       mixinStandardHelpOptions = true,
       versionProvider = TimelineArchiveCommand.Version.class,
-      description = "The instants in the archive (.hoodie/archived/).")
+      description =
+          "The instants in the archive (.hoodie/archived/; Hudi 1.x: the LSM history in"
+              + " .hoodie/timeline/history/, completed instants with their completion times).")
   static final class Archived implements Callable<Integer> {
     @ParentCommand ShowCommand show;
     @Spec CommandSpec spec;
@@ -154,7 +183,12 @@ final class ShowCommand {
       filter.check();
       StorageLocation base = StorageLocation.of(table);
       try (MetaStorage storage = MetaStorages.open(base, storageOptions.config(spec))) {
-        HoodieTable hoodieTable = HoodieTable.load(storage, base);
+        HoodieTable hoodieTable = HoodieTable.inspect(storage, base);
+        if (hoodieTable.format() == TimelineFormat.HUDI_1_LSM) {
+          requireHudi1Reader(hoodieTable);
+          Hudi1Show.archived(storage, hoodieTable, options, filter, show.root.json, out);
+          return TimelineArchiveCommand.EXIT_OK;
+        }
         ArchivedTimeline archived =
             ArchivedTimeline.load(storage, hoodieTable.archiveFolder(), options);
         List<ArchivedInstant> matching =

@@ -198,6 +198,58 @@ class TimelineArchiveJarIT {
     assertThat(tieredStopAtLevel(overridden.out())).isEqualTo("4");
   }
 
+  /**
+   * A Hudi 1.x table (src/test/resources/hudi1-table: files Hudi 1.0.1 wrote, a commit and a clean
+   * active, one history file of its archiver's, with a manifest naming it): the full jar reads it,
+   * Parquet and Hadoop's gzip codec included; a one-store jar without Hadoop says which jars do.
+   */
+  @Test
+  @Order(8)
+  void theJarReadsAHudi1TableAndAOneStoreJarWithoutHadoopSaysWhichDoes() throws Exception {
+    Path table = work.resolve("hudi1-table");
+    Path source = Path.of(TimelineArchiveJarIT.class.getResource("/hudi1-table").toURI());
+    try (var files = Files.walk(source)) {
+      for (Path p : files.toList()) {
+        Path to = table.resolve(source.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(to);
+        } else {
+          Files.copy(p, to);
+        }
+      }
+    }
+
+    Run active = jar("show", "active", table.toString());
+    assertThat(active.exitCode()).as(active.err()).isZero();
+    assertThat(active.out().lines())
+        .contains(
+            "20261204212950529 commit REQUESTED",
+            "20261204212950529 commit COMPLETED 20261204212950631",
+            "20261204212950640 clean INFLIGHT",
+            "6 instant file(s) in the active timeline");
+
+    Run history = jar("show", "archived", table.toString(), "--details");
+    assertThat(history.exitCode()).as(history.err()).isZero();
+    assertThat(history.out())
+        .containsPattern("(?m)^20261204212949681 \\w+ COMPLETED \\d{17}$")
+        .contains("\"metadata\":{")
+        .containsPattern("(?m)^[1-9]\\d* instant file\\(s\\) in the history$");
+
+    Run s3 =
+        run(
+            List.of(
+                JAVA.toString(),
+                "-jar",
+                JAR.resolveSibling("timeline-archive-s3.jar").toString(),
+                "show",
+                "archived",
+                table.toString()));
+    assertThat(s3.exitCode()).isEqualTo(3);
+    assertThat(s3.err())
+        .contains("is a Hudi 1.x table, which this jar does not read")
+        .contains("use timeline-archive.jar or timeline-archive-hdfs.jar");
+  }
+
   /** The value of TieredStopAtLevel in the JVM's -XX:+PrintFlagsFinal table. */
   private static String tieredStopAtLevel(String flags) {
     return flags

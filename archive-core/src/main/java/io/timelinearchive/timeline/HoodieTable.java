@@ -36,6 +36,14 @@ public record HoodieTable(StorageLocation base, Map<String, String> properties) 
   /** Timeline layouts of Hudi 0.x: 0 (one file per state, 0.5) and 1 (0.7 on). */
   private static final int NEWEST_LAYOUT_VERSION = 1;
 
+  /** Where in {@code .hoodie/} Hudi 1.x keeps its active timeline ({@code timeline} if absent). */
+  public static final String TIMELINE_PATH_KEY = "hoodie.timeline.path";
+
+  /** Where in the timeline folder Hudi 1.x keeps its LSM history ({@code history} if absent). */
+  public static final String TIMELINE_HISTORY_PATH_KEY = "hoodie.timeline.history.path";
+
+  public static final String DEFAULT_HISTORY_FOLDER = "history";
+
   public HoodieTable {
     requireNonNull(base, "base is null");
     properties = Map.copyOf(properties);
@@ -43,12 +51,35 @@ public record HoodieTable(StorageLocation base, Map<String, String> properties) 
 
   /**
    * Reads {@code <base>/.hoodie/hoodie.properties} and checks that the table is one of Hudi 0.x:
-   * its table and timeline layout versions, and no Hudi 1.x timeline folder. Nothing is written.
+   * its table and timeline layout versions, and no Hudi 1.x timeline folder. What archives, plans
+   * and restores goes through here. Nothing is written.
    *
    * @throws NoSuchFileException naming the properties file when {@code base} is not a Hudi table
-   * @throws UnsupportedTableException naming the version when the table is not a Hudi 0.x table
+   * @throws UnsupportedTableException naming the version when the table is not a Hudi 0.x table (a
+   *     Hudi 1.x table among them: it can be read, see {@link #inspect}, not yet archived)
    */
   public static HoodieTable load(MetaStorage storage, StorageLocation base) throws IOException {
+    HoodieTable table = inspect(storage, base);
+    if (table.format() != TimelineFormat.HUDI_0) {
+      throw table.unsupported(
+          table.versions()
+              + " (Hudi 1.x), whose timeline it reads (show active, show archived)"
+              + " but does not archive yet");
+    }
+    return table;
+  }
+
+  /**
+   * Reads {@code <base>/.hoodie/hoodie.properties} and tells which timeline format the table has:
+   * Hudi 0.x's (table versions 0 to 6, layouts 0 and 1, no {@code .hoodie/timeline/}) or Hudi 1.x's
+   * (table version 8 with timeline layout 2). For readers only: whatever changes a table goes
+   * through {@link #load}. Nothing is written.
+   *
+   * @throws NoSuchFileException naming the properties file when {@code base} is not a Hudi table
+   * @throws UnsupportedTableException naming the version when the table is of neither format, or
+   *     claims Hudi 0.x while a Hudi 1.x timeline folder is there
+   */
+  public static HoodieTable inspect(MetaStorage storage, StorageLocation base) throws IOException {
     StorageLocation file = base.resolve(META_FOLDER).resolve(PROPERTIES_FILE);
     byte[] bytes;
     try {
@@ -76,21 +107,47 @@ public record HoodieTable(StorageLocation base, Map<String, String> properties) 
   private void checkVersion(MetaStorage storage, StorageLocation file) throws IOException {
     int tableVersion = version(file, TABLE_VERSION);
     int layoutVersion = version(file, TIMELINE_LAYOUT_VERSION);
+    if (TimelineFormat.of(tableVersion, layoutVersion) == TimelineFormat.HUDI_1_LSM) {
+      return;
+    }
     if (tableVersion > NEWEST_TABLE_VERSION || layoutVersion > NEWEST_LAYOUT_VERSION) {
       throw unsupported(
-          TABLE_VERSION
-              + "="
-              + properties.getOrDefault(TABLE_VERSION, "0")
-              + " and "
-              + TIMELINE_LAYOUT_VERSION
-              + "="
-              + properties.getOrDefault(TIMELINE_LAYOUT_VERSION, "0")
-              + (tableVersion >= 8 ? " (Hudi 1.x)" : ""));
+          versions() + (tableVersion >= TimelineFormat.HUDI_1_TABLE_VERSION ? " (Hudi 1.x)" : ""));
     }
     if (storage.list(metaFolder().resolve(TIMELINE_FOLDER)).hasNext()) {
       throw unsupported(
           metaFolder().resolve(TIMELINE_FOLDER) + " exists: Hudi 1.x keeps its timeline there");
     }
+  }
+
+  /**
+   * The table's timeline format, from its versions (checked when the table was loaded).
+   *
+   * @return {@link TimelineFormat#HUDI_1_LSM} for table version 8 with timeline layout 2, else
+   *     {@link TimelineFormat#HUDI_0}
+   */
+  public TimelineFormat format() {
+    return TimelineFormat.of(
+        versionOrZero(properties.get(TABLE_VERSION)),
+        versionOrZero(properties.get(TIMELINE_LAYOUT_VERSION)));
+  }
+
+  private static int versionOrZero(String value) {
+    try {
+      return value == null ? 0 : Integer.parseInt(value.strip());
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  private String versions() {
+    return TABLE_VERSION
+        + "="
+        + properties.getOrDefault(TABLE_VERSION, "0")
+        + " and "
+        + TIMELINE_LAYOUT_VERSION
+        + "="
+        + properties.getOrDefault(TIMELINE_LAYOUT_VERSION, "0");
   }
 
   /** A version property, absent meaning 0 as Hudi reads it. */
@@ -166,6 +223,38 @@ public record HoodieTable(StorageLocation base, Map<String, String> properties) 
     String path = base.path();
     String data = path.substring(0, path.length() - (META_FOLDER + "/" + METADATA_FOLDER).length());
     return new StorageLocation(base.scheme(), base.authority(), data.replaceAll("/+$", ""));
+  }
+
+  /**
+   * Hudi 1.x's active timeline folder: {@code .hoodie/<hoodie.timeline.path>}, {@code
+   * .hoodie/timeline} when the key is absent.
+   */
+  public StorageLocation timelineFolder() {
+    return resolveProperty(metaFolder(), TIMELINE_PATH_KEY, TIMELINE_FOLDER);
+  }
+
+  /**
+   * Hudi 1.x's LSM history folder: {@code <timeline folder>/<hoodie.timeline.history.path>}, {@code
+   * .hoodie/timeline/history} when the keys are absent.
+   */
+  public StorageLocation historyFolder() {
+    return resolveProperty(timelineFolder(), TIMELINE_HISTORY_PATH_KEY, DEFAULT_HISTORY_FOLDER);
+  }
+
+  /**
+   * The folder a property names below {@code parent}, {@code absent} when it is absent or blank.
+   */
+  private StorageLocation resolveProperty(StorageLocation parent, String key, String absent) {
+    String folder = properties.get(key);
+    if (folder == null || folder.isBlank()) {
+      folder = absent;
+    }
+    try {
+      return parent.resolve(folder);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "invalid " + key + " '" + folder + "' in " + metaFolder().resolve(PROPERTIES_FILE), e);
+    }
   }
 
   public StorageLocation auxFolder() {

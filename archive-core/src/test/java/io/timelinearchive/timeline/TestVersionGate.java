@@ -55,6 +55,43 @@ class TestVersionGate {
   }
 
   @Test
+  void aHudi1TableIsInspectedForReadingButNotLoadedForArchiving() throws Exception {
+    writeProperties("8", "2");
+    HoodieTable table = HoodieTable.inspect(memory, base);
+
+    assertThat(table.format()).isEqualTo(TimelineFormat.HUDI_1_LSM);
+    assertThat(table.timelineFolder()).isEqualTo(meta.resolve("timeline"));
+    assertThat(table.historyFolder()).isEqualTo(meta.resolve("timeline").resolve("history"));
+    assertThatThrownBy(() -> HoodieTable.load(memory, base))
+        .isInstanceOf(UnsupportedTableException.class)
+        .hasMessageContaining("(Hudi 1.x), whose timeline it reads (show active, show archived)")
+        .hasMessageContaining("nothing was changed");
+  }
+
+  @Test
+  void hudi1FoldersFollowTheirProperties() throws Exception {
+    memory.createExclusive(
+        meta.resolve("hoodie.properties"),
+        ("hoodie.table.name=t\nhoodie.table.version=8\nhoodie.timeline.layout.version=2\n"
+                + "hoodie.timeline.path=tl\nhoodie.timeline.history.path=past\n")
+            .getBytes(UTF_8));
+    HoodieTable table = HoodieTable.inspect(memory, base);
+    assertThat(table.timelineFolder()).isEqualTo(meta.resolve("tl"));
+    assertThat(table.historyFolder()).isEqualTo(meta.resolve("tl").resolve("past"));
+  }
+
+  @ParameterizedTest
+  @CsvSource({"7, 1", "8, 1", "9, 2", "6, 2"})
+  void inspectingRefusesWhatIsNeitherFormat(String tableVersion, String layoutVersion)
+      throws Exception {
+    writeProperties(tableVersion, layoutVersion);
+    assertThatThrownBy(() -> HoodieTable.inspect(memory, base))
+        .isInstanceOf(UnsupportedTableException.class)
+        .hasMessageContaining("hoodie.table.version=" + tableVersion)
+        .hasMessageContaining("nothing was changed");
+  }
+
+  @Test
   void aHudi1TimelineFolderIsRefusedWhateverThePropertiesSay() throws Exception {
     writeProperties("6", "1");
     memory.createExclusive(

@@ -56,6 +56,23 @@ final class Hudi1Table implements Closeable {
     this.client = client;
   }
 
+  /**
+   * Creates the table in {@code dir} and commits {@code commits} times.
+   *
+   * @return the commits' instant times
+   */
+  static List<String> write(
+      Path dir, HoodieTableType type, Map<String, String> settings, int commits)
+      throws IOException {
+    List<String> times = new ArrayList<>();
+    try (Hudi1Table table = create(dir, type, settings)) {
+      for (int i = 0; i < commits; i++) {
+        times.add(table.commit());
+      }
+    }
+    return times;
+  }
+
   /** Creates the table in {@code dir}, with {@code settings} (Hudi keys) over the defaults. */
   static Hudi1Table create(Path dir, HoodieTableType type, Map<String, String> settings)
       throws IOException {

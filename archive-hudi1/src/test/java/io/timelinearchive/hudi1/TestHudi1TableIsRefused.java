@@ -14,15 +14,10 @@ import io.timelinearchive.timeline.UnsupportedTableException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -40,9 +35,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Issue 16, part 1, against Apache Hudi 1.0.1 itself: a table its Java write client wrote (table
  * version 8, the timeline in {@code .hoodie/timeline/}), with more commits than the archival
- * settings keep, is refused by every entry point of the library and by every command (exit 3), the
- * version named, and not one file or folder under it is created, changed or removed. So is the same
- * table after its {@code hoodie.properties} was edited to claim version 6: the layout on disk wins.
+ * settings keep, is refused by every entry point of the library that archives, plans or restores
+ * and by every command that would (exit 3), the version named, and not one file or folder under it
+ * is created, changed or removed; reading it is {@link TestHudi1TimelineIsRead}'s. The same table
+ * after its {@code hoodie.properties} was edited to claim version 6 is refused by every command,
+ * the show commands too: the layout on disk wins.
  */
 class TestHudi1TableIsRefused {
   /** Small enough that the tables written need archiving (Hudi's own archival is off). */
@@ -70,18 +67,14 @@ class TestHudi1TableIsRefused {
       Map<String, String> writer = new TreeMap<>(ARCHIVAL);
       // Hudi 1.x's name for the cleaner's retention, so that the tables hold cleans too
       writer.put("hoodie.clean.commits.retained", "1");
-      try (Hudi1Table table = Hudi1Table.create(dir, type, writer)) {
-        for (int i = 0; i < COMMITS; i++) {
-          table.commit();
-        }
-      }
+      Hudi1Table.write(dir, type, writer, COMMITS);
       WRITTEN.put(type, dir);
     }
   }
 
   @AfterAll
   static void deleteTables() throws IOException {
-    deleteTree(fixtures);
+    Hudi1Tables.deleteTree(fixtures);
   }
 
   @ParameterizedTest
@@ -112,8 +105,9 @@ class TestHudi1TableIsRefused {
   }
 
   @ParameterizedTest
-  @MethodSource("commandsOnEachType")
-  void everyCommandExits3NamingTheVersion(String command, HoodieTableType type) throws Exception {
+  @MethodSource("changingCommandsOnEachType")
+  void everyCommandThatWouldChangeItExits3NamingTheVersion(String command, HoodieTableType type)
+      throws Exception {
     Path table = copy(type);
     assertCommandRefuses(table, command, VERSION_8, "(Hudi 1.x)");
   }
@@ -140,9 +134,21 @@ class TestHudi1TableIsRefused {
     assertLibraryRefuses(table, TIMELINE_FOLDER);
   }
 
+  /**
+   * Every command: on a table whose properties and layout disagree, the show commands refuse too.
+   */
   static Stream<Arguments> commandsOnEachType() {
+    return onEachType(List.of("plan", "archive", "show active", "show archived", "unarchive"));
+  }
+
+  /** The commands that change a table, or plan to: Hudi 1.x tables are read, not yet archived. */
+  static Stream<Arguments> changingCommandsOnEachType() {
+    return onEachType(List.of("plan", "archive", "unarchive"));
+  }
+
+  private static Stream<Arguments> onEachType(List<String> commands) {
     List<Arguments> all = new ArrayList<>();
-    for (String command : List.of("plan", "archive", "show active", "show archived", "unarchive")) {
+    for (String command : commands) {
       for (HoodieTableType type : HoodieTableType.values()) {
         all.add(Arguments.of(command, type));
       }
@@ -228,68 +234,10 @@ class TestHudi1TableIsRefused {
   }
 
   private Path copy(HoodieTableType type) throws IOException {
-    Path source = WRITTEN.get(type);
-    Path target = tmp.resolve(type.name().toLowerCase());
-    try (Stream<Path> walk = Files.walk(source)) {
-      for (Path p : walk.toList()) {
-        Path to = target.resolve(source.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(to);
-        } else {
-          Files.copy(p, to, StandardCopyOption.COPY_ATTRIBUTES);
-        }
-      }
-    }
-    return target;
+    return Hudi1Tables.copy(WRITTEN.get(type), tmp.resolve(type.name().toLowerCase()));
   }
 
-  /**
-   * Every folder and file under {@code dir} by relative path (folders end in {@code /}), each file
-   * with its size, the SHA-256 of its bytes and its modification time.
-   */
   private static SortedMap<String, String> snapshot(Path dir) throws IOException {
-    SortedMap<String, String> entries = new TreeMap<>();
-    try (Stream<Path> walk = Files.walk(dir)) {
-      for (Path p : walk.toList()) {
-        String name = dir.relativize(p).toString();
-        if (Files.isDirectory(p)) {
-          entries.put(name + "/", "");
-        } else {
-          entries.put(
-              name,
-              Files.size(p)
-                  + " "
-                  + sha256(Files.readAllBytes(p))
-                  + " "
-                  + Files.getLastModifiedTime(p).toMillis());
-        }
-      }
-    }
-    return entries;
-  }
-
-  private static String sha256(byte[] bytes) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    if (dir == null || !Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      walk.sorted((a, b) -> b.compareTo(a))
-          .forEach(
-              p -> {
-                try {
-                  Files.delete(p);
-                } catch (IOException e) {
-                  throw new UncheckedIOException(e);
-                }
-              });
-    }
+    return Hudi1Tables.snapshot(dir);
   }
 }
