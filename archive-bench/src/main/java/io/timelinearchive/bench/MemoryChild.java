@@ -35,8 +35,8 @@ public final class MemoryChild {
   }
 
   /**
-   * The most heap found in use right after any collection: what the run kept reachable. The
-   * pools' own peaks are taken at different moments and, summed, can exceed the maximum heap.
+   * The most heap found in use right after any collection, a bound on what the run kept reachable.
+   * The pools' own peaks are taken at different moments and, summed, can exceed the maximum heap.
    */
   private static AtomicLong watchLiveHeap() {
     AtomicLong peak = new AtomicLong();
