@@ -22,10 +22,10 @@ import java.util.Properties;
  * reads just the entries from that offset on, instead of the whole archive, to learn which active
  * instant files are already archived: those are deleted, never archived twice (invariant 3).
  */
-record ArchiveJournal(String archiveFile, long offset, String owner) {
-  static final String FILE_NAME = ".timeline_archive.journal";
+public record ArchiveJournal(String archiveFile, long offset, String owner) {
+  public static final String FILE_NAME = ".timeline_archive.journal";
 
-  ArchiveJournal {
+  public ArchiveJournal {
     requireNonNull(archiveFile, "archiveFile is null");
     requireNonNull(owner, "owner is null");
     if (offset < 0) {
@@ -33,11 +33,11 @@ record ArchiveJournal(String archiveFile, long offset, String owner) {
     }
   }
 
-  static StorageLocation location(StorageLocation archiveFolder) {
+  public static StorageLocation location(StorageLocation archiveFolder) {
     return archiveFolder.resolve(FILE_NAME);
   }
 
-  static Optional<ArchiveJournal> read(MetaStorage storage, StorageLocation archiveFolder)
+  public static Optional<ArchiveJournal> read(MetaStorage storage, StorageLocation archiveFolder)
       throws IOException {
     StorageLocation file = location(archiveFolder);
     byte[] bytes;
@@ -69,7 +69,7 @@ record ArchiveJournal(String archiveFile, long offset, String owner) {
     }
   }
 
-  void create(MetaStorage storage, StorageLocation archiveFolder) throws IOException {
+  public void create(MetaStorage storage, StorageLocation archiveFolder) throws IOException {
     byte[] content =
         ("archiveFile=" + archiveFile + "\noffset=" + offset + "\nowner=" + owner + "\n")
             .getBytes(UTF_8);
@@ -77,7 +77,7 @@ record ArchiveJournal(String archiveFile, long offset, String owner) {
     ExclusiveCreate.create(storage, file, content);
   }
 
-  static void delete(MetaStorage storage, StorageLocation archiveFolder) throws IOException {
+  public static void delete(MetaStorage storage, StorageLocation archiveFolder) throws IOException {
     storage.deleteAll(List.of(location(archiveFolder)));
   }
 }

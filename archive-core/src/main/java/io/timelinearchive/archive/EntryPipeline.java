@@ -42,32 +42,6 @@ final class EntryPipeline {
   private final ArchiveLock lock;
   private final RunReport report;
 
-  /**
-   * What the pipeline archived.
-   *
-   * @param instants the state files archived, in timeline order
-   * @param files the same, as the active timeline's files, for the deletes
-   * @param barrier what stopped the commits: the plan's, or the unreadable file
-   * @param failure thrown once what was archived is tidied up, if not null
-   */
-  record Archived(
-      List<TimelineInstant> instants,
-      List<TimelineFile> files,
-      Barrier barrier,
-      IOException failure) {
-    Archived {
-      instants = List.copyOf(instants);
-      files = List.copyOf(files);
-      requireNonNull(barrier, "barrier is null");
-    }
-
-    void throwFailure() throws IOException {
-      if (failure != null) {
-        throw failure;
-      }
-    }
-  }
-
   EntryPipeline(
       MetaStorage storage, ArchiverSettings settings, ArchiveLock lock, RunReport report) {
     this.storage = requireNonNull(storage, "storage is null");
@@ -76,9 +50,9 @@ final class EntryPipeline {
     this.report = requireNonNull(report, "report is null");
   }
 
-  Archived archive(ArchivalPlan plan, ActiveTimeline active, ArchiveFolder folder)
+  ArchivedFiles archive(ArchivalPlan plan, ActiveTimeline active, ArchiveFolder folder)
       throws IOException {
-    List<TimelineFile> files = selectedFiles(plan, active);
+    List<TimelineFile> files = active.filesOf(plan.files());
     ArchiveEntryConverter converter = ArchiveEntryConverter.create();
     ExecutorService pool =
         Executors.newFixedThreadPool(
@@ -150,27 +124,7 @@ final class EntryPipeline {
     } finally {
       pool.shutdownNow();
     }
-    return new Archived(instants, archived, barrier, failure);
-  }
-
-  /**
-   * The active timeline's files of the plan's state files: both lists are in timeline order, so one
-   * walk pairs them.
-   */
-  private static List<TimelineFile> selectedFiles(ArchivalPlan plan, ActiveTimeline active) {
-    List<TimelineFile> selected = new ArrayList<>(plan.files().size());
-    List<TimelineFile> all = active.files();
-    int at = 0;
-    for (TimelineInstant wanted : plan.files()) {
-      while (all.get(at).instant().compareTo(wanted) < 0) {
-        at++;
-      }
-      // a state can have two files (Hudi reads T.commit.inflight as T.inflight): both go
-      while (at < all.size() && all.get(at).instant().equals(wanted)) {
-        selected.add(all.get(at++));
-      }
-    }
-    return selected;
+    return new ArchivedFiles(instants, archived, barrier, failure);
   }
 
   private void flush(ArchiveWriter writer) throws IOException {

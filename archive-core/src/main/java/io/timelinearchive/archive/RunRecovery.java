@@ -3,9 +3,6 @@ package io.timelinearchive.archive;
 import static java.util.Objects.requireNonNull;
 
 import io.timelinearchive.archive.folder.ArchiveFolder;
-import io.timelinearchive.archive.read.ArchivedTimeline;
-import io.timelinearchive.format.ArchiveFileName;
-import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.timeline.ActiveTimeline;
 import io.timelinearchive.timeline.InstantKey;
@@ -15,21 +12,24 @@ import java.io.IOException;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
 
 /**
  * Finishes a run that stopped between its first archive byte and its last deletion, as its journal
  * shows: the active files it had archived already are deleted (in the order of invariant 2), never
- * archived again (invariant 3). Only the archive from the journal's offset on is read.
+ * archived again (invariant 3). What it had archived is the history's to say ({@link
+ * TimelineHistory#settle}): only what the journal names is read.
  */
 final class RunRecovery {
   private final MetaStorage storage;
+  private final TimelineHistory history;
   private final TimelineDeleter deleter;
   private final RunReport report;
 
-  RunRecovery(MetaStorage storage, TimelineDeleter deleter, RunReport report) {
+  RunRecovery(
+      MetaStorage storage, TimelineHistory history, TimelineDeleter deleter, RunReport report) {
     this.storage = requireNonNull(storage, "storage is null");
+    this.history = requireNonNull(history, "history is null");
     this.deleter = requireNonNull(deleter, "deleter is null");
     this.report = requireNonNull(report, "report is null");
   }
@@ -45,7 +45,7 @@ final class RunRecovery {
     if (journal.isEmpty()) {
       return active;
     }
-    Set<TimelineInstant> archived = archivedSince(folder, journal.get());
+    Set<TimelineInstant> archived = history.settle(folder, journal.get(), active);
     // A completed file goes only with all its pending siblings archived too: entries are written
     // in state order, so this always holds unless someone edited the archive by hand.
     Set<InstantKey> incomplete = new HashSet<>();
@@ -73,34 +73,5 @@ final class RunRecovery {
         active.metaFolder(),
         active.files().stream().filter(f -> !gone.contains(f)).toList(),
         active.malformed());
-  }
-
-  /**
-   * The instants in the journal's file from its offset on and in every later version. Each is read
-   * to its end, not to its listed length: a file its writer left open can list short (see {@link
-   * MetaStorage}), and what a reader missed there would be archived again.
-   */
-  private Set<TimelineInstant> archivedSince(ArchiveFolder folder, ArchiveJournal journal)
-      throws IOException {
-    OptionalInt journalVersion = ArchiveFileName.version(journal.archiveFile());
-    if (journalVersion.isEmpty()) {
-      throw new IOException(
-          "run journal "
-              + ArchiveJournal.location(folder.location())
-              + " names '"
-              + journal.archiveFile()
-              + "', which is not an archive file");
-    }
-    Set<TimelineInstant> archived = new HashSet<>();
-    for (FileEntry file : folder.archiveFiles()) {
-      int version = ArchiveFolder.version(file.name());
-      if (version >= journalVersion.getAsInt()) {
-        long from = version == journalVersion.getAsInt() ? journal.offset() : 0;
-        ArchivedTimeline.readFileToEnd(storage, file, from)
-            .instants()
-            .forEach(a -> archived.add(a.instant()));
-      }
-    }
-    return archived;
   }
 }

@@ -2,7 +2,6 @@ package io.timelinearchive.archive;
 
 import static java.util.Objects.requireNonNull;
 
-import io.timelinearchive.archive.maintenance.ArchiveMerger;
 import io.timelinearchive.select.ArchivalPlan;
 import io.timelinearchive.select.Barrier;
 import io.timelinearchive.storage.RequestCounts;
@@ -25,7 +24,7 @@ import java.util.function.LongSupplier;
  * listener is told as each begins), warnings, files recovered, written and deleted, and the storage
  * requests made; {@link #result} turns it into the run's {@link ArchiveResult}.
  */
-final class RunReport {
+public final class RunReport {
   private final CountingMetaStorage storage;
   private final ArchiveListener listener;
   private final LongSupplier nanoTime;
@@ -44,7 +43,8 @@ final class RunReport {
   private int deleted;
   private int auxDeleted;
   private List<String> purged = List.of();
-  private Optional<ArchiveMerger.Merge> merged = Optional.empty();
+  private List<String> mergedSources = List.of();
+  private Optional<String> mergedFile = Optional.empty();
 
   RunReport(CountingMetaStorage storage, ArchiveListener listener, LongSupplier nanoTime) {
     this.storage = requireNonNull(storage, "storage is null");
@@ -56,7 +56,7 @@ final class RunReport {
   }
 
   /** Ends the current phase and begins {@code phase}, telling the listener the first time. */
-  void enter(Phase phase) throws IOException {
+  public void enter(Phase phase) throws IOException {
     stopClock();
     current = phase;
     if (entered.add(phase)) {
@@ -65,7 +65,7 @@ final class RunReport {
   }
 
   /** Tells the listener how far the current long phase has come. */
-  void progress(Phase phase, long done, long total) throws IOException {
+  public void progress(Phase phase, long done, long total) throws IOException {
     listener.onProgress(phase, done, total);
   }
 
@@ -77,11 +77,11 @@ final class RunReport {
     phaseStart = now;
   }
 
-  void warn(String warning) {
+  public void warn(String warning) {
     warnings.add(requireNonNull(warning, "warning is null"));
   }
 
-  void warnAll(List<String> more) {
+  public void warnAll(List<String> more) {
     more.forEach(this::warn);
   }
 
@@ -101,19 +101,21 @@ final class RunReport {
     auxDeleted += files;
   }
 
-  void written(List<ArchiveResult.WrittenFile> files) {
+  public void written(List<ArchiveResult.WrittenFile> files) {
     written.addAll(files);
   }
 
-  List<ArchiveResult.WrittenFile> written() {
+  public List<ArchiveResult.WrittenFile> written() {
     return written;
   }
 
-  void merged(ArchiveMerger.Merge merge) {
-    merged = Optional.of(merge);
+  /** The archive files a merge or compaction replaced by {@code mergedFile}. */
+  public void merged(List<String> sources, String mergedFile) {
+    mergedSources = List.copyOf(sources);
+    this.mergedFile = Optional.of(mergedFile);
   }
 
-  void purged(List<String> files) {
+  public void purged(List<String> files) {
     purged = List.copyOf(files);
   }
 
@@ -149,8 +151,8 @@ final class RunReport {
         activeBefore,
         activeBefore - deleted,
         purged,
-        merged.map(ArchiveMerger.Merge::sources).orElse(List.of()),
-        merged.map(ArchiveMerger.Merge::mergedFile));
+        mergedSources,
+        mergedFile);
   }
 
   private Map<String, Long> serviceRequestsSince() {

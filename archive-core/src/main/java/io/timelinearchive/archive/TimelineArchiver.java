@@ -11,12 +11,10 @@ import io.timelinearchive.format.InstantConversionException;
 import io.timelinearchive.select.ArchivalPlan;
 import io.timelinearchive.select.ArchivalPolicy;
 import io.timelinearchive.select.EffectiveRules;
-import io.timelinearchive.select.InstantSelector;
 import io.timelinearchive.select.MetadataTableRules;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;
-import io.timelinearchive.timeline.ActiveTimeline;
 import io.timelinearchive.timeline.HoodieTable;
 import java.io.Closeable;
 import java.io.IOException;
@@ -48,6 +46,7 @@ public final class TimelineArchiver implements Closeable {
   private final ArchivalPolicy policy;
   private final MetadataTableRules metadataTableRules;
   private final ArchiverSettings settings;
+  private final Map<String, String> config;
   private final Clock clock;
   private final ArchiveListener listener;
   private final boolean ownsStorage;
@@ -64,6 +63,7 @@ public final class TimelineArchiver implements Closeable {
     this.policy = ArchivalPolicy.fromConfig(config);
     this.metadataTableRules = MetadataTableRules.fromConfig(config);
     this.settings = ArchiverSettings.fromConfig(config);
+    this.config = Map.copyOf(config);
     this.clock = requireNonNull(clock, "clock is null");
     this.listener = requireNonNull(listener, "listener is null");
     this.storage = new CountingMetaStorage(storage);
@@ -163,13 +163,15 @@ public final class TimelineArchiver implements Closeable {
    * @throws IOException if the table or its timeline cannot be read
    */
   public ArchivalPlan plan() throws IOException {
-    HoodieTable table = HoodieTable.load(storage, base);
-    ActiveTimeline active = ActiveTimeline.load(storage, table.metaFolder());
-    return InstantSelector.plan(
-        active.timeline(),
-        TableFactsLoader.load(storage, table, active),
-        metadataTableRules.policyOf(table.isMetadataTable(), policy),
-        clock.instant());
+    TimelineHistory history = history(HoodieTable.inspect(storage, base));
+    return history.plan(history.listActive(), clock.instant());
+  }
+
+  /** The table's history, in its timeline format. */
+  private TimelineHistory history(HoodieTable table) throws IOException {
+    return TimelineHistories.open(
+        new TimelineHistoryProvider.Context(
+            storage, table, policy, metadataTableRules, settings, config, clock));
   }
 
   /**
@@ -181,13 +183,13 @@ public final class TimelineArchiver implements Closeable {
    * @throws IOException if the table cannot be read
    */
   public List<String> rules() throws IOException {
-    HoodieTable table = HoodieTable.load(storage, base);
+    HoodieTable table = HoodieTable.inspect(storage, base);
     List<String> rules = new ArrayList<>();
     if (table.isMetadataTable()) {
-      ActiveTimeline active = ActiveTimeline.load(storage, table.metaFolder());
+      TimelineHistory history = history(table);
       rules.add(
           metadataTableRules.describe(
-              policy, TableFactsLoader.load(storage, table, active).dataTable().orElseThrow()));
+              policy, history.facts(history.listActive()).dataTable().orElseThrow()));
     }
     rules.addAll(
         EffectiveRules.describe(policy, clock.instant(), TableFactsLoader.timelineZone(table)));
@@ -215,9 +217,9 @@ public final class TimelineArchiver implements Closeable {
    */
   public boolean unlock(String owner, boolean force) throws IOException {
     requireNonNull(owner, "owner is null");
-    StorageLocation archiveFolder = HoodieTable.load(storage, base).archiveFolder();
+    StorageLocation lockFolder = history(HoodieTable.inspect(storage, base)).folder();
     return ArchiveLock.unlock(
-        storage, ArchiveFolder.list(storage, archiveFolder), owner, force, clock);
+        storage, ArchiveFolder.list(storage, lockFolder), owner, force, clock);
   }
 
   /**
@@ -231,8 +233,8 @@ public final class TimelineArchiver implements Closeable {
    *     {@code hoodie.fail.on.timeline.archiving} is true (nothing was written or deleted)
    */
   public ArchiveResult archiveIfRequired() throws IOException {
-    return new ArchiveRun(storage, base, policy, metadataTableRules, settings, clock, listener)
-        .run();
+    HoodieTable table = HoodieTable.inspect(storage, base);
+    return new ArchiveRun(storage, table, history(table), settings, clock, listener).run();
   }
 
   /**

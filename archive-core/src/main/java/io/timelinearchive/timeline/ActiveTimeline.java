@@ -50,4 +50,25 @@ public record ActiveTimeline(
   public Timeline timeline() {
     return Timeline.of(files.stream().map(TimelineFile::instant).toList());
   }
+
+  /**
+   * The files of {@code states}, which are this timeline's: both lists are in timeline order, so
+   * one walk pairs them. A state can have two files (Hudi reads {@code T.commit.inflight} as {@code
+   * T.inflight}): both are given.
+   *
+   * @param states state files of this timeline, sorted
+   */
+  public List<TimelineFile> filesOf(List<TimelineInstant> states) {
+    List<TimelineFile> selected = new ArrayList<>(states.size());
+    int at = 0;
+    for (TimelineInstant wanted : states) {
+      while (files.get(at).instant().compareTo(wanted) < 0) {
+        at++;
+      }
+      while (at < files.size() && files.get(at).instant().equals(wanted)) {
+        selected.add(files.get(at++));
+      }
+    }
+    return selected;
+  }
 }

@@ -51,20 +51,23 @@ public record HoodieTable(StorageLocation base, Map<String, String> properties) 
 
   /**
    * Reads {@code <base>/.hoodie/hoodie.properties} and checks that the table is one of Hudi 0.x:
-   * its table and timeline layout versions, and no Hudi 1.x timeline folder. What archives, plans
-   * and restores goes through here. Nothing is written.
+   * its table and timeline layout versions, and no Hudi 1.x timeline folder. What only Hudi 0.x
+   * tables have (unarchive) goes through here; reading, planning and archiving go through {@link
+   * #inspect} and the table's format. Nothing is written.
    *
    * @throws NoSuchFileException naming the properties file when {@code base} is not a Hudi table
    * @throws UnsupportedTableException naming the version when the table is not a Hudi 0.x table (a
-   *     Hudi 1.x table among them: it can be read, see {@link #inspect}, not yet archived)
+   *     Hudi 1.x table among them)
    */
   public static HoodieTable load(MetaStorage storage, StorageLocation base) throws IOException {
     HoodieTable table = inspect(storage, base);
     if (table.format() != TimelineFormat.HUDI_0) {
-      throw table.unsupported(
-          table.versions()
-              + " (Hudi 1.x), whose timeline it reads (show active, show archived)"
-              + " but does not archive yet");
+      throw new UnsupportedTableException(
+          base
+              + " is a Hudi 1.x table ("
+              + table.versions()
+              + "): timeline-archive reads, plans and archives it, but this operation handles"
+              + " Hudi 0.x tables only; nothing was changed");
     }
     return table;
   }
@@ -176,6 +179,10 @@ public record HoodieTable(StorageLocation base, Map<String, String> properties) 
             + NEWEST_TABLE_VERSION
             + ", timeline layouts 0 and "
             + NEWEST_LAYOUT_VERSION
+            + ") and Hudi 1.x tables (table version "
+            + TimelineFormat.HUDI_1_TABLE_VERSION
+            + ", timeline layout "
+            + TimelineFormat.HUDI_1_LAYOUT_VERSION
             + "); nothing was changed");
   }
 

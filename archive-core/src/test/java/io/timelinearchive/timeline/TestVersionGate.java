@@ -40,7 +40,7 @@ class TestVersionGate {
 
   @ParameterizedTest
   @CsvSource({
-    "8, 2, hoodie.table.version=8 and hoodie.timeline.layout.version=2 (Hudi 1.x)",
+    "8, 2, is a Hudi 1.x table (hoodie.table.version=8 and hoodie.timeline.layout.version=2)",
     "7, 1, hoodie.table.version=7 and hoodie.timeline.layout.version=1",
     "6, 2, hoodie.table.version=6 and hoodie.timeline.layout.version=2",
     "99, 1, hoodie.table.version=99"
@@ -55,7 +55,7 @@ class TestVersionGate {
   }
 
   @Test
-  void aHudi1TableIsInspectedForReadingButNotLoadedForArchiving() throws Exception {
+  void aHudi1TableIsInspectedForItsFormatButNotLoadedForWhatOnlyHudi0xHas() throws Exception {
     writeProperties("8", "2");
     HoodieTable table = HoodieTable.inspect(memory, base);
 
@@ -64,7 +64,8 @@ class TestVersionGate {
     assertThat(table.historyFolder()).isEqualTo(meta.resolve("timeline").resolve("history"));
     assertThatThrownBy(() -> HoodieTable.load(memory, base))
         .isInstanceOf(UnsupportedTableException.class)
-        .hasMessageContaining("(Hudi 1.x), whose timeline it reads (show active, show archived)")
+        .hasMessageContaining(
+            "reads, plans and archives it, but this operation handles Hudi 0.x tables only")
         .hasMessageContaining("nothing was changed");
   }
 
