@@ -17,8 +17,6 @@ import io.timelinearchive.timeline.TimelineFile;
 import io.timelinearchive.timeline.TimelineInstant;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.io.UncheckedIOException;
-import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -81,7 +79,7 @@ final class EntryPipeline {
           entry = futures.get(i).get();
           futures.set(i, null);
         } catch (ExecutionException e) {
-          IOException cause = asIOException(e.getCause(), f);
+          IOException cause = InstantConversionException.ofRead(f, e.getCause());
           if (settings.failOnArchivingError() && !writer.hasWritten()) {
             throw cause;
           }
@@ -144,21 +142,5 @@ final class EntryPipeline {
     } catch (InstantConversionException e) {
       throw new InstantConversionException(f.instant(), f.file().location() + ": " + e.reason(), e);
     }
-  }
-
-  private static IOException asIOException(Throwable cause, TimelineFile f) {
-    if (cause instanceof NoSuchFileException) {
-      return new InstantConversionException(
-          f.instant(),
-          f.file().location() + " disappeared while archiving (another process deleted it)",
-          cause);
-    }
-    if (cause instanceof IOException io) {
-      return io;
-    }
-    if (cause instanceof UncheckedIOException u) {
-      return u.getCause();
-    }
-    return new InstantConversionException(f.instant(), f.file().location() + ": " + cause, cause);
   }
 }
