@@ -3,6 +3,7 @@ package io.timelinearchive.archive;
 import static java.util.Objects.requireNonNull;
 
 import io.timelinearchive.archive.maintenance.ArchiveHistoryPurger;
+import io.timelinearchive.archive.maintenance.LsmHistorySettings;
 import io.timelinearchive.archive.maintenance.MergeSettings;
 import io.timelinearchive.config.Setting;
 import io.timelinearchive.config.SettingNamespace;
@@ -138,6 +139,7 @@ public record ArchiverSettings(
             MAX_FILE_BYTES,
             WRITE_BUFFER_BYTES));
     all.addAll(MergeSettings.SETTINGS);
+    all.addAll(LsmHistorySettings.SETTINGS);
     all.addAll(MetadataTableRules.SETTINGS);
     return List.copyOf(all);
   }

@@ -121,6 +121,8 @@ public final class ArchiveEntryConverter {
       // Hudi never archives these; should one be archived, the raw bytes keep its content.
       case INDEXING -> state == State.COMPLETED ? EntryDetail.INDEX_COMMIT_METADATA : null;
       case RESTORE, SCHEMA_COMMIT -> null;
+      // Hudi 1.x only: a Hudi 0.x timeline, the only one archived into this format, has none
+      case CLUSTERING -> null;
     };
   }
 }

@@ -47,6 +47,11 @@ public record Barrier(Scope scope, Kind kind, Optional<String> instantTime, Stri
      * pending instant.
      */
     DATA_TABLE,
+    /**
+     * Hudi 1.x: clean and rollback instants are archived only when requested before the newest
+     * commit archived in the same run, and none when no commit is.
+     */
+    NEWEST_COMMIT,
     /** {@code archive.retain.min-age}. */
     MIN_AGE,
     /** {@code archive.max-instants-per-run}. */

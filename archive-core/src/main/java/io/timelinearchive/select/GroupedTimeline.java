@@ -32,7 +32,10 @@ final class GroupedTimeline {
   final Ints cleans = new Ints();
   final Ints rollbacks = new Ints();
   final Ints deltaCommits = new Ints();
+
+  /** Replacecommit instants, and Hudi 1.x's clustering ones, in any state. */
   final Ints replaceCommits = new Ints();
+
   final Set<String> savepointTimes = new HashSet<>();
   String firstSavepoint;
   int firstPendingWrite = -1;
@@ -116,9 +119,12 @@ final class GroupedTimeline {
       if (action == Action.DELTA_COMMIT) {
         deltaCommits.add(g);
       }
-      if (action == Action.REPLACE_COMMIT) {
+      // a pending clustering (Hudi 1.x) is a replacecommit to come
+      if (action == Action.REPLACE_COMMIT || action == Action.CLUSTERING) {
         replaceCommits.add(g);
-        if (firstInflightReplaceCommit < 0 && instant.state() == State.INFLIGHT) {
+        if (firstInflightReplaceCommit < 0
+            && action == Action.REPLACE_COMMIT
+            && instant.state() == State.INFLIGHT) {
           firstInflightReplaceCommit = g;
         }
       }
@@ -128,7 +134,8 @@ final class GroupedTimeline {
   private static boolean isCommitAction(Action action) {
     return action == Action.COMMIT
         || action == Action.DELTA_COMMIT
-        || action == Action.REPLACE_COMMIT;
+        || action == Action.REPLACE_COMMIT
+        || action == Action.CLUSTERING;
   }
 
   String time(int group) {

@@ -9,6 +9,7 @@ import io.timelinearchive.select.Barrier.Scope;
 import io.timelinearchive.timeline.Action;
 import io.timelinearchive.timeline.InstantKey;
 import io.timelinearchive.timeline.Timeline;
+import io.timelinearchive.timeline.TimelineFormat;
 import io.timelinearchive.timeline.TimelineInstant;
 import java.time.LocalDateTime;
 import java.time.ZonedDateTime;
@@ -21,7 +22,9 @@ import java.util.Optional;
 
 /**
  * Chooses the instants one archival run takes, by the rules of Apache Hudi 0.15's {@code
- * HoodieTimelineArchiver#getInstantsToArchive}, then applies our minimum age and per-run cap.
+ * HoodieTimelineArchiver#getInstantsToArchive} for a Hudi 0.x table, or of Hudi 1.0.1's {@code
+ * TimelineArchiverV2#getInstantsToArchive} for a Hudi 1.x one, then applies our minimum age and
+ * per-run cap.
  *
  * <p>A pure function of its arguments, linear in the size of the timeline.
  */
@@ -29,16 +32,39 @@ public final class InstantSelector {
   private InstantSelector() {}
 
   /**
+   * The plan by Hudi 0.15's rules, for a Hudi 0.x table.
+   *
    * @param timeline every instant state file of the active timeline
    * @param now the time {@code archive.retain.min-age} counts back from; unused without it
    */
   public static ArchivalPlan plan(
       Timeline timeline, TableFacts facts, ArchivalPolicy policy, java.time.Instant now) {
+    return plan(timeline, facts, policy, now, TimelineFormat.HUDI_0);
+  }
+
+  /**
+   * The plan by the rules of the Hudi that writes {@code rules}: Hudi 0.15's for {@link
+   * TimelineFormat#HUDI_0}; Hudi 1.0.1's for {@link TimelineFormat#HUDI_1_LSM}, which counts
+   * completed commits only, takes clean and rollback instants requested before the newest commit it
+   * takes, and reads {@link TableFacts#completionTimes()}.
+   *
+   * @param timeline every instant state file of the active timeline
+   * @param now the time {@code archive.retain.min-age} counts back from; unused without it
+   * @param rules whose archiver's rules to apply
+   */
+  public static ArchivalPlan plan(
+      Timeline timeline,
+      TableFacts facts,
+      ArchivalPolicy policy,
+      java.time.Instant now,
+      TimelineFormat rules) {
     requireNonNull(timeline, "timeline is null");
     requireNonNull(facts, "facts is null");
     requireNonNull(policy, "policy is null");
     requireNonNull(now, "now is null");
-    return new Selection(timeline, facts, policy, now).plan();
+    requireNonNull(rules, "rules is null");
+    Selection selection = new Selection(timeline, facts, policy, now);
+    return rules == TimelineFormat.HUDI_1_LSM ? selection.planHudi1() : selection.plan();
   }
 
   /** The working state of one call; groups are the instants, indexed in timeline order. */
@@ -64,7 +90,7 @@ public final class InstantSelector {
     ArchivalPlan plan() {
       widenMinAndMax();
 
-      Scoped commitScope = selectCommits();
+      Scoped commitScope = selectCommits(CommitBounds.of(t, facts, policy, warnings));
       Scoped cleanScope = trim(Scope.CLEAN, "clean instants", t.cleans);
       Scoped rollbackScope = trim(Scope.ROLLBACK, "rollback instants", t.rollbacks);
       List<Scoped> scopes = List.of(commitScope, cleanScope, rollbackScope);
@@ -75,6 +101,54 @@ public final class InstantSelector {
       }
       capPerRun(scopes);
       return toPlan(scopes);
+    }
+
+    // Hudi 1.0.1's TimelineArchiverV2: the commits first, every rule that keeps them a bound
+    // (the metadata table's and the data table's too); then the clean and rollback instants
+    // requested before the newest commit taken, whatever their count.
+    ArchivalPlan planHudi1() {
+      widenMinAndMax();
+
+      Scoped commitScope = selectCommits(Hudi1CommitBounds.of(t, facts, policy, warnings));
+      limitByMinAge(commitScope);
+      Scoped cleanScope = new Scoped(Scope.CLEAN);
+      Scoped rollbackScope = new Scoped(Scope.ROLLBACK);
+      List<Scoped> scopes = List.of(commitScope, cleanScope, rollbackScope);
+      takeBeforeNewestCommit(cleanScope, "clean instants", t.cleans, commitScope);
+      takeBeforeNewestCommit(rollbackScope, "rollback instants", t.rollbacks, commitScope);
+      limitByMinAge(cleanScope);
+      limitByMinAge(rollbackScope);
+      // The cap keeps the oldest of all three: a clean it keeps was requested before a commit this
+      // run would have taken, which Hudi archives with that commit; re-bounding the cleans by the
+      // commits the cap kept could leave a run that takes nothing, every time.
+      capPerRun(scopes);
+      return toPlan(scopes);
+    }
+
+    // Hudi 1.0.1's getCleanAndRollbackInstantsToArchive: the completed ones requested before the
+    // newest commit archived, none when no commit is.
+    private void takeBeforeNewestCommit(
+        Scoped scope, String what, Ints completed, Scoped commitScope) {
+      if (completed.size() == 0) {
+        scope.stop(Kind.NOTHING_TO_ARCHIVE, null, "nothing to archive: no completed " + what);
+        return;
+      }
+      if (commitScope.chosen.size() == 0) {
+        scope.stop(
+            Kind.NEWEST_COMMIT,
+            null,
+            "no commit archived, so no " + what + " (" + commitScope.barrier.message() + ")");
+        return;
+      }
+      String newest = t.time(commitScope.chosen.get(commitScope.chosen.size() - 1));
+      int kept = t.countBefore(completed, newest);
+      for (int i = 0; i < kept; i++) {
+        scope.chosen.add(completed.get(i));
+      }
+      scope.stop(
+          Kind.NEWEST_COMMIT,
+          newest,
+          what + " requested before the newest commit archived, " + newest + ", go with it");
     }
 
     // Hudi's ArchivalUtils.getMinAndMaxInstantsToKeep: keep every commit the cleaner still needs,
@@ -172,7 +246,7 @@ public final class InstantSelector {
       return Optional.empty();
     }
 
-    private Scoped selectCommits() {
+    private Scoped selectCommits(List<CommitBounds.Bound> boundsInOrder) {
       Scoped scope = new Scoped(Scope.COMMITS);
       int count = t.commits.size();
       if (count == 0) {
@@ -183,7 +257,7 @@ public final class InstantSelector {
         scope.stop(Kind.BELOW_MAX, null, "below max commits (" + count + " <= " + maxCommits + ")");
         return scope;
       }
-      List<CommitBounds.Bound> bounds = CommitBounds.of(t, facts, policy, warnings);
+      List<CommitBounds.Bound> bounds = boundsInOrder;
       int limit = count - minCommits;
       for (int pos = 0; pos < count; pos++) {
         int group = t.commits.get(pos);

@@ -28,13 +28,18 @@ import java.util.Optional;
  *     one, which is safe but may archive less than Hudi
  * @param dataTable present when the table is a metadata table ({@code <base>/.hoodie/metadata}):
  *     what its data table's timeline says about archiving it
+ * @param completionTimes Hudi 1.x only: the completion time of each completed instant (by its key),
+ *     which Hudi 1.x's rules compare with the metadata table's latest compaction and with the data
+ *     table's latest compaction; empty for Hudi 0.x, whose rules compare instant times only. A
+ *     completed instant missing here is taken to have completed at its requested time
  */
 public record TableFacts(
     TableType tableType,
     ZoneId timelineZone,
     Optional<MetadataTable> metadataTable,
     Optional<LatestClean> latestClean,
-    Optional<DataTable> dataTable) {
+    Optional<DataTable> dataTable,
+    Map<InstantKey, String> completionTimes) {
 
   public static final String TABLE_TYPE = "hoodie.table.type";
   public static final String TIMELINE_TIMEZONE = "hoodie.table.timeline.timezone";
@@ -90,11 +95,21 @@ public record TableFacts(
    * @param earliestInstantToRetain {@code earliestInstantToRetain.timestamp} of its {@code
    *     HoodieCleanerPlan} ({@code T.clean.requested}); empty when the plan has none, as with
    *     {@code KEEP_LATEST_FILE_VERSIONS}
+   * @param savepointedTimestamps the plan's {@code extraMetadata.savepointed_timestamps}, split at
+   *     commas; read by Hudi 1.x's rule only (a replacecommit between the earliest savepoint and
+   *     the instant retained stays from that savepoint on)
    */
-  public record LatestClean(String time, Optional<String> earliestInstantToRetain) {
+  public record LatestClean(
+      String time, Optional<String> earliestInstantToRetain, List<String> savepointedTimestamps) {
     public LatestClean {
       requireNonNull(time, "time is null");
       requireNonNull(earliestInstantToRetain, "earliestInstantToRetain is null");
+      savepointedTimestamps = List.copyOf(savepointedTimestamps);
+    }
+
+    /** Without savepointed timestamps, all Hudi 0.x's rule reads. */
+    public LatestClean(String time, Optional<String> earliestInstantToRetain) {
+      this(time, earliestInstantToRetain, List.of());
     }
   }
 
@@ -129,7 +144,8 @@ public record TableFacts(
         if (commit.isEmpty()
             && (action == Action.COMMIT
                 || action == Action.DELTA_COMMIT
-                || action == Action.REPLACE_COMMIT)) {
+                || action == Action.REPLACE_COMMIT
+                || action == Action.CLUSTERING)) {
           commit = Optional.of(key.time());
         }
         if (pending.isEmpty() && !completed) {
@@ -151,6 +167,17 @@ public record TableFacts(
     requireNonNull(metadataTable, "metadataTable is null");
     requireNonNull(latestClean, "latestClean is null");
     requireNonNull(dataTable, "dataTable is null");
+    completionTimes = Map.copyOf(completionTimes);
+  }
+
+  /** The facts of a Hudi 0.x table: no completion times. */
+  public TableFacts(
+      TableType tableType,
+      ZoneId timelineZone,
+      Optional<MetadataTable> metadataTable,
+      Optional<LatestClean> latestClean,
+      Optional<DataTable> dataTable) {
+    this(tableType, timelineZone, metadataTable, latestClean, dataTable, Map.of());
   }
 
   /** Without facts about the latest clean, of a data table. */
@@ -166,18 +193,38 @@ public record TableFacts(
 
   public TableFacts withMetadataTable(MetadataTable metadataTable) {
     return new TableFacts(
-        tableType, timelineZone, Optional.of(metadataTable), latestClean, dataTable);
+        tableType,
+        timelineZone,
+        Optional.of(metadataTable),
+        latestClean,
+        dataTable,
+        completionTimes);
   }
 
   public TableFacts withLatestClean(LatestClean latestClean) {
     return new TableFacts(
-        tableType, timelineZone, metadataTable, Optional.of(latestClean), dataTable);
+        tableType,
+        timelineZone,
+        metadataTable,
+        Optional.of(latestClean),
+        dataTable,
+        completionTimes);
   }
 
   /** The facts of a metadata table whose data table's timeline says {@code dataTable}. */
   public TableFacts withDataTable(DataTable dataTable) {
     return new TableFacts(
-        tableType, timelineZone, metadataTable, latestClean, Optional.of(dataTable));
+        tableType,
+        timelineZone,
+        metadataTable,
+        latestClean,
+        Optional.of(dataTable),
+        completionTimes);
+  }
+
+  /** The facts of a Hudi 1.x table whose completed instants completed at {@code times}. */
+  public TableFacts withCompletionTimes(Map<InstantKey, String> times) {
+    return new TableFacts(tableType, timelineZone, metadataTable, latestClean, dataTable, times);
   }
 
   /**

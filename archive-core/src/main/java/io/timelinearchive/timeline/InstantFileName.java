@@ -23,7 +23,8 @@ public final class InstantFileName {
     return switch (instant.state()) {
       case COMPLETED ->
           switch (instant.action()) {
-            case COMPACTION, LOG_COMPACTION -> time + "." + instant.action().comparable();
+            case COMPACTION, LOG_COMPACTION, CLUSTERING ->
+                time + "." + instant.action().comparable();
             default -> time + "." + action;
           };
       case INFLIGHT ->

@@ -6,14 +6,21 @@ import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.FileIterator;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.StorageLocation;
+import io.timelinearchive.timeline.Action;
+import io.timelinearchive.timeline.ActiveTimeline;
 import io.timelinearchive.timeline.HoodieTable;
+import io.timelinearchive.timeline.InstantFileName;
+import io.timelinearchive.timeline.InstantKey;
+import io.timelinearchive.timeline.TimelineFile;
 import io.timelinearchive.timeline.TimelineFormat;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.io.IOException;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -118,6 +125,46 @@ public record Hudi1ActiveTimeline(
           (a, b) -> a.instant().state().compareTo(b.instant().state()) >= 0 ? a : b);
     }
     return List.copyOf(latest.values());
+  }
+
+  /**
+   * This timeline as archive-core's model, for selection: each file as the state it names, with its
+   * real 1.x name and location ({@code T_C.commit} stays {@code T_C.commit}); the completion times,
+   * which the model has no place for, are in {@link #completionTimes}.
+   */
+  public ActiveTimeline asActiveTimeline() {
+    List<TimelineFile> converted = new ArrayList<>(files.size());
+    for (Hudi1TimelineFile file : files) {
+      converted.add(new TimelineFile(toCore(file.instant()), file.file()));
+    }
+    converted.sort(Comparator.comparing(TimelineFile::instant));
+    List<InstantFileName.Result.Malformed> bad = new ArrayList<>(malformed.size());
+    for (Hudi1InstantFileName.Result.Malformed m : malformed) {
+      bad.add(new InstantFileName.Result.Malformed(m.fileName(), m.reason()));
+    }
+    return new ActiveTimeline(folder, converted, bad);
+  }
+
+  /**
+   * When each completed instant completed, by the key its state files share in archive-core's model
+   * (what {@link io.timelinearchive.select.TableFacts#completionTimes()} takes).
+   */
+  public Map<InstantKey, String> completionTimes() {
+    Map<InstantKey, String> times = new HashMap<>();
+    for (Hudi1TimelineFile file : files) {
+      Hudi1Instant i = file.instant();
+      i.completionTime().ifPresent(c -> times.put(toCore(i).key(), c));
+    }
+    return times;
+  }
+
+  /** An instant state in archive-core's model; every action Hudi 1.0 names is one of its. */
+  static TimelineInstant toCore(Hudi1Instant instant) {
+    Action action =
+        Action.fromHudi1Name(instant.action())
+            .orElseThrow(
+                () -> new IllegalArgumentException("not a Hudi 1.x action: " + instant.action()));
+    return new TimelineInstant(instant.requestedTime(), action, instant.state());
   }
 
   /**

@@ -46,6 +46,11 @@ public record LsmHistoryInstant(
     return new Hudi1Instant(requestedTime, action, State.COMPLETED, completionTime);
   }
 
+  /** The row as written again: what compaction copies into a file of the next layer. */
+  public LsmRow row() {
+    return new LsmRow(requestedTime, completionTime, action, metadata, plan);
+  }
+
   /** A copy of the metadata bytes. */
   public Optional<byte[]> metadataBytes() {
     return metadata.map(LsmHistoryInstant::copy);

@@ -3,8 +3,13 @@ package io.timelinearchive.lsm;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.timelinearchive.storage.StorageLocation;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -29,6 +34,13 @@ public record LsmManifest(StorageLocation location, int version, List<Entry> fil
   private static final String PREFIX = "manifest_";
   private static final Pattern NAME = Pattern.compile("^" + PREFIX + "(\\d+)$");
   private static final ObjectMapper JSON = new ObjectMapper();
+  // Hudi writes manifests with Jackson's default pretty printer; its line feed is the platform's,
+  // Hudi's files (written on Linux) have \n, and so do ours wherever we run
+  private static final ObjectWriter PRETTY =
+      JSON.writer(
+          new DefaultPrettyPrinter()
+              .withObjectIndenter(new DefaultIndenter("  ", "\n"))
+              .withArrayIndenter(DefaultPrettyPrinter.FixedSpaceIndenter.instance));
 
   /**
    * A history file a manifest lists.
@@ -59,6 +71,24 @@ public record LsmManifest(StorageLocation location, int version, List<Entry> fil
       return OptionalInt.empty();
     }
     return OptionalInt.of(Integer.parseInt(m.group(1)));
+  }
+
+  /**
+   * The bytes of a manifest listing {@code files} in their order, as Hudi 1.0.1 writes one ({@code
+   * HoodieLSMTimelineManifest.toJsonString()}): Jackson's pretty printer, UTF-8, no line feed at
+   * the end.
+   */
+  public static byte[] json(List<Entry> files) {
+    ObjectNode root = JSON.createObjectNode();
+    ArrayNode array = root.putArray("files");
+    for (Entry e : files) {
+      array.addObject().put("fileName", e.name().fileName()).put("fileLen", e.length());
+    }
+    try {
+      return PRETTY.writeValueAsBytes(root);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot print a manifest", e);
+    }
   }
 
   /**
