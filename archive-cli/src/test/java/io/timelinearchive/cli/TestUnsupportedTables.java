@@ -12,15 +12,17 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A table of Hudi 1.x is refused, exit 3, by every command that archives, plans or restores (the
- * show commands read it, see archive-hudi1); one of a version we do not know, by every command.
+ * A table whose properties claim Hudi 1.x while its instants are where Hudi 0.x keeps them is
+ * refused, exit 3, by every command that archives, plans or restores (Hudi 1.x tables themselves
+ * are read and archived, see archive-hudi1); one of a version we do not know, by every command.
  */
 class TestUnsupportedTables {
   @TempDir Path table;
 
   @ParameterizedTest
   @ValueSource(strings = {"plan", "archive", "unarchive"})
-  void aHudi1TableIsRefusedWithExit3AndNothingChanges(String command) throws Exception {
+  void aHudi0xTableClaimingHudi1IsRefusedWithExit3AndNothingChanges(String command)
+      throws Exception {
     assertRefused(command, "8", "2", "hoodie.table.version=8", "(Hudi 1.x)");
   }
 

@@ -43,7 +43,7 @@ public final class RunReport {
   private int deleted;
   private int auxDeleted;
   private List<String> purged = List.of();
-  private List<String> mergedSources = List.of();
+  private final List<String> mergedSources = new ArrayList<>();
   private Optional<String> mergedFile = Optional.empty();
 
   RunReport(CountingMetaStorage storage, ArchiveListener listener, LongSupplier nanoTime) {
@@ -109,9 +109,12 @@ public final class RunReport {
     return written;
   }
 
-  /** The archive files a merge or compaction replaced by {@code mergedFile}. */
+  /**
+   * The archive files a merge or compaction replaced by {@code mergedFile}; of several in one run
+   * (a compaction that cascades through layers), the sources add up and the last file is kept.
+   */
   public void merged(List<String> sources, String mergedFile) {
-    mergedSources = List.copyOf(sources);
+    mergedSources.addAll(sources);
     this.mergedFile = Optional.of(mergedFile);
   }
 

@@ -29,7 +29,7 @@ public final class ConfigCheck {
       Map<String, String> config, Collection<SettingNamespace> namespaces) {
     requireNonNull(config, "config is null");
     Map<String, Setting<?>> known = new HashMap<>();
-    namespaces.forEach(n -> n.settings().forEach(s -> known.put(s.key(), s)));
+    namespaces.forEach(n -> n.settings().forEach(s -> s.keys().forEach(k -> known.put(k, s))));
     List<String> unknown = new ArrayList<>();
     List<String> suggestions = new ArrayList<>();
     List<String> ignored = new ArrayList<>();

@@ -21,6 +21,7 @@ import java.util.function.Function;
  */
 public final class Setting<T> {
   private final String key;
+  private final List<String> otherNames;
   private final ValueParser<T> parser;
   private final Optional<T> defaultValue;
   private final String documentedDefault;
@@ -32,6 +33,7 @@ public final class Setting<T> {
   private Setting(Builder<T> b) {
     this.format = b.format;
     this.key = b.key;
+    this.otherNames = List.copyOf(b.otherNames);
     this.parser = b.parser;
     this.defaultValue = b.defaultValue;
     this.documentedDefault = b.documentedDefault;
@@ -104,7 +106,20 @@ public final class Setting<T> {
 
   /** Whether {@code config} sets this key at all. */
   public boolean isSet(Map<String, String> config) {
-    return config.get(key) != null;
+    return keyGiven(config).isPresent();
+  }
+
+  /** The key, then the other names it goes by ({@link Builder#alsoNamed}). */
+  public List<String> keys() {
+    List<String> keys = new ArrayList<>(1 + otherNames.size());
+    keys.add(key);
+    keys.addAll(otherNames);
+    return keys;
+  }
+
+  /** The first of {@link #keys()} that {@code config} gives a value for. */
+  private Optional<String> keyGiven(Map<String, String> config) {
+    return keys().stream().filter(k -> config.get(k) != null).findFirst();
   }
 
   /**
@@ -114,25 +129,25 @@ public final class Setting<T> {
    *     is blank, malformed or out of bounds
    */
   public Optional<T> find(Map<String, String> config) {
-    String written = config.get(key);
-    if (written == null) {
+    Optional<String> given = keyGiven(config);
+    if (given.isEmpty()) {
       return Optional.empty();
     }
-    String text = written.strip();
+    String text = config.get(given.get()).strip();
     if (text.isEmpty()) {
       throw new IllegalArgumentException(
-          key + " is blank: give a value, or leave the key out for the default");
+          given.get() + " is blank: give a value, or leave the key out for the default");
     }
     T value;
     try {
       value = parser.parse(text);
     } catch (ValueParser.InvalidValueException e) {
-      throw invalid(text, e.why(), e.hidesValue(), e);
+      throw invalid(given.get(), text, e.why(), e.hidesValue(), e);
     }
     for (Bound<T> bound : bounds) {
       Optional<String> why = bound.check(value);
       if (why.isPresent()) {
-        throw invalid(text, why.get(), false, null);
+        throw invalid(given.get(), text, why.get(), false, null);
       }
     }
     return Optional.of(value);
@@ -149,7 +164,7 @@ public final class Setting<T> {
     for (Bound<T> bound : bounds) {
       Optional<String> why = bound.check(value);
       if (why.isPresent()) {
-        throw invalid(formatted(value), why.get(), false, null);
+        throw invalid(key, formatted(value), why.get(), false, null);
       }
     }
     return value;
@@ -167,8 +182,8 @@ public final class Setting<T> {
   }
 
   private IllegalArgumentException invalid(
-      String text, String why, boolean hideValue, Throwable cause) {
-    String shown = secret || hideValue ? key : key + "='" + text + "'";
+      String givenKey, String text, String why, boolean hideValue, Throwable cause) {
+    String shown = secret || hideValue ? givenKey : givenKey + "='" + text + "'";
     return new IllegalArgumentException(shown + " " + why, cause);
   }
 
@@ -191,6 +206,7 @@ public final class Setting<T> {
   /** Builds a {@link Setting}. */
   public static final class Builder<T> {
     private final String key;
+    private final List<String> otherNames = new ArrayList<>();
     private final ValueParser<T> parser;
     private Optional<T> defaultValue = Optional.empty();
     private String documentedDefault;
@@ -233,6 +249,15 @@ public final class Setting<T> {
     /** Never shown: messages name the key only, and {@link Setting#secret()} says so. */
     public Builder<T> secret() {
       this.secret = true;
+      return this;
+    }
+
+    /**
+     * Other keys that set the same value, read when the key itself is not given: a setting Hudi
+     * renamed between versions, read by either name.
+     */
+    public Builder<T> alsoNamed(String... names) {
+      otherNames.addAll(List.of(names));
       return this;
     }
 

@@ -58,17 +58,20 @@ public record ArchivalPolicy(
           .build();
   public static final Setting<CleanerPolicy> CLEANER_POLICY =
       Setting.oneOf("hoodie.cleaner.policy", CleanerPolicy.class)
+          .alsoNamed("hoodie.clean.policy")
           .defaultValue(CleanerPolicy.KEEP_LATEST_COMMITS)
           .doc("with the two below, widens min/max as Hudi does so the cleaner keeps what it needs")
           .build();
   public static final Setting<Integer> CLEANER_COMMITS_RETAINED =
       Setting.integer("hoodie.cleaner.commits.retained")
+          .alsoNamed("hoodie.clean.commits.retained")
           .defaultValue(10)
           .atLeast(0)
           .doc("commits the cleaner retains (KEEP_LATEST_COMMITS)")
           .build();
   public static final Setting<Integer> CLEANER_HOURS_RETAINED =
       Setting.integer("hoodie.cleaner.hours.retained")
+          .alsoNamed("hoodie.clean.hours.retained")
           .defaultValue(24)
           .atLeast(0)
           .doc("hours the cleaner retains (KEEP_LATEST_BY_HOURS)")

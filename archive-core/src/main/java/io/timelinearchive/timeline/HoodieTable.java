@@ -111,6 +111,18 @@ public record HoodieTable(StorageLocation base, Map<String, String> properties) 
     int tableVersion = version(file, TABLE_VERSION);
     int layoutVersion = version(file, TIMELINE_LAYOUT_VERSION);
     if (TimelineFormat.of(tableVersion, layoutVersion) == TimelineFormat.HUDI_1_LSM) {
+      // Hudi 1.x keeps every instant in the timeline folder: instants in .hoodie/ itself and none
+      // there mean properties edited to claim a version the files are not in.
+      if (!storage.list(timelineFolder()).hasNext()
+          && !ActiveTimeline.load(storage, metaFolder()).files().isEmpty()) {
+        throw unsupported(
+            versions()
+                + " (Hudi 1.x), but its instants are in "
+                + metaFolder()
+                + ", where Hudi 0.x keeps them, and "
+                + timelineFolder()
+                + " holds none");
+      }
       return;
     }
     if (tableVersion > NEWEST_TABLE_VERSION || layoutVersion > NEWEST_LAYOUT_VERSION) {

@@ -24,6 +24,32 @@ class TestSetting {
   }
 
   @Test
+  void aRenamedSettingIsReadByEitherNameTheKeyFirstAndErrorsNameTheOneGiven() {
+    Setting<Integer> retained =
+        Setting.integer("hoodie.cleaner.commits.retained")
+            .alsoNamed("hoodie.clean.commits.retained")
+            .defaultValue(10)
+            .atLeast(0)
+            .build();
+    assertThat(retained.keys())
+        .containsExactly("hoodie.cleaner.commits.retained", "hoodie.clean.commits.retained");
+    assertThat(retained.get(Map.of("hoodie.clean.commits.retained", "3"))).isEqualTo(3);
+    assertThat(
+            retained.get(
+                Map.of(
+                    "hoodie.cleaner.commits.retained", "4", "hoodie.clean.commits.retained", "3")))
+        .isEqualTo(4);
+    assertThat(retained.isSet(Map.of("hoodie.clean.commits.retained", "3"))).isTrue();
+    assertThatThrownBy(() -> retained.get(Map.of("hoodie.clean.commits.retained", "-1")))
+        .hasMessage("hoodie.clean.commits.retained='-1' must be at least 0");
+    assertThat(
+            ConfigCheck.check(
+                Map.of("hoodie.clean.commits.retained", "3"),
+                java.util.List.of(SettingNamespace.shared("hoodie.", java.util.List.of(retained)))))
+        .isEmpty();
+  }
+
+  @Test
   void errorsNameTheKeyAndTheValue() {
     assertThatThrownBy(() -> PARALLELISM.get(Map.of("archive.read.parallelism", "0")))
         .isInstanceOf(IllegalArgumentException.class)

@@ -35,11 +35,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Issue 16, part 1, against Apache Hudi 1.0.1 itself: a table its Java write client wrote (table
  * version 8, the timeline in {@code .hoodie/timeline/}), with more commits than the archival
- * settings keep, is refused by every entry point of the library that archives, plans or restores
- * and by every command that would (exit 3), the version named, and not one file or folder under it
- * is created, changed or removed; reading it is {@link TestHudi1TimelineIsRead}'s. The same table
- * after its {@code hoodie.properties} was edited to claim version 6 is refused by every command,
- * the show commands too: the layout on disk wins.
+ * settings keep, is refused by what only Hudi 0.x tables have (unarchive, in the library and as a
+ * command, exit 3), the version named, and not one file or folder under it is created, changed or
+ * removed; reading it is {@link TestHudi1TimelineIsRead}'s, archiving it {@link
+ * TestWeArchiveHudi1Tables}'s. The same table after its {@code hoodie.properties} was edited to
+ * claim version 6 is refused by every entry point and command, the show commands too: the layout on
+ * disk wins.
  */
 class TestHudi1TableIsRefused {
   /** Small enough that the tables written need archiving (Hudi's own archival is off). */
@@ -99,17 +100,18 @@ class TestHudi1TableIsRefused {
 
   @ParameterizedTest
   @EnumSource(HoodieTableType.class)
-  void everyLibraryEntryPointRefusesNamingTheVersion(HoodieTableType type) throws Exception {
+  void theRestorerRefusesNamingTheVersion(HoodieTableType type) throws Exception {
     Path table = copy(type);
-    assertLibraryRefuses(table, VERSION_8, "(Hudi 1.x)");
+    SortedMap<String, String> before = snapshot(table);
+    assertRestorerRefuses(table, VERSION_8, "is a Hudi 1.x table");
+    assertUnchanged(table, before);
   }
 
   @ParameterizedTest
   @MethodSource("changingCommandsOnEachType")
-  void everyCommandThatWouldChangeItExits3NamingTheVersion(String command, HoodieTableType type)
-      throws Exception {
+  void unarchiveExits3NamingTheVersion(String command, HoodieTableType type) throws Exception {
     Path table = copy(type);
-    assertCommandRefuses(table, command, VERSION_8, "(Hudi 1.x)");
+    assertCommandRefuses(table, command, VERSION_8, "is a Hudi 1.x table");
   }
 
   /**
@@ -141,9 +143,9 @@ class TestHudi1TableIsRefused {
     return onEachType(List.of("plan", "archive", "show active", "show archived", "unarchive"));
   }
 
-  /** The commands that change a table, or plan to: Hudi 1.x tables are read, not yet archived. */
+  /** The commands only Hudi 0.x tables have: Hudi 1.x tables are read, planned and archived. */
   static Stream<Arguments> changingCommandsOnEachType() {
-    return onEachType(List.of("plan", "archive", "unarchive"));
+    return onEachType(List.of("unarchive"));
   }
 
   private static Stream<Arguments> onEachType(List<String> commands) {
@@ -164,6 +166,12 @@ class TestHudi1TableIsRefused {
       assertRefused(archiver::rules, named);
       assertRefused(archiver::archiveIfRequired, named);
     }
+    assertRestorerRefuses(table, named);
+    assertUnchanged(table, before);
+  }
+
+  private static void assertRestorerRefuses(Path table, String... named) throws IOException {
+    String uri = table.toUri().toString();
     try (TimelineRestorer restorer = TimelineRestorer.open(uri, ARCHIVAL)) {
       assertRefused(() -> restorer.restore("0", "99999999999999999", false, true), named);
       assertRefused(() -> restorer.restore("0", "99999999999999999", true, false), named);
@@ -172,7 +180,6 @@ class TestHudi1TableIsRefused {
     try (MetaStorage storage = MetaStorages.open(base, Map.of())) {
       assertRefused(() -> HoodieTable.load(storage, base), named);
     }
-    assertUnchanged(table, before);
   }
 
   private static void assertRefused(

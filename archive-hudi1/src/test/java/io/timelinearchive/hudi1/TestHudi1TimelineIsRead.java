@@ -1,5 +1,10 @@
 package io.timelinearchive.hudi1;
 
+import static io.timelinearchive.hudi1.Hudi1Reads.base;
+import static io.timelinearchive.hudi1.Hudi1Reads.hudiInstant;
+import static io.timelinearchive.hudi1.Hudi1Reads.metaClient;
+import static io.timelinearchive.hudi1.Hudi1Reads.of;
+import static io.timelinearchive.hudi1.Hudi1Reads.storage;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -14,8 +19,6 @@ import io.timelinearchive.lsm.LsmFileName;
 import io.timelinearchive.lsm.LsmHistory;
 import io.timelinearchive.lsm.LsmHistoryInstant;
 import io.timelinearchive.storage.MetaStorage;
-import io.timelinearchive.storage.MetaStorages;
-import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.HoodieTable;
 import io.timelinearchive.timeline.State;
 import io.timelinearchive.timeline.TimelineFormat;
@@ -28,17 +31,14 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hudi.common.model.HoodieTableType;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieArchivedTimeline;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
-import org.apache.hudi.hadoop.fs.HadoopFSUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -340,44 +340,6 @@ class TestHudi1TimelineIsRead {
         + " "
         + i.state()
         + i.completionTime().map(c -> " " + c).orElse("");
-  }
-
-  /** Hudi's instant as ours. */
-  private static Hudi1Instant of(HoodieInstant i) {
-    State state =
-        switch (i.getState()) {
-          case REQUESTED -> State.REQUESTED;
-          case INFLIGHT -> State.INFLIGHT;
-          case COMPLETED -> State.COMPLETED;
-          default -> throw new IllegalStateException("state " + i.getState());
-        };
-    return new Hudi1Instant(
-        i.requestedTime(),
-        i.getAction(),
-        state,
-        state == State.COMPLETED ? Optional.ofNullable(i.getCompletionTime()) : Optional.empty());
-  }
-
-  private static HoodieInstant hudiInstant(List<HoodieInstant> instants, Hudi1Instant ours) {
-    return instants.stream()
-        .filter(i -> of(i).equals(ours))
-        .findFirst()
-        .orElseThrow(() -> new AssertionError("Hudi has no " + ours));
-  }
-
-  private static HoodieTableMetaClient metaClient(Path table) {
-    return HoodieTableMetaClient.builder()
-        .setConf(HadoopFSUtils.getStorageConf(new Configuration()))
-        .setBasePath("file://" + table.toAbsolutePath())
-        .build();
-  }
-
-  private static StorageLocation base(Path table) {
-    return StorageLocation.of(table.toUri().toString());
-  }
-
-  private static MetaStorage storage(Path table) throws IOException {
-    return MetaStorages.open(base(table), Map.of());
   }
 
   private Path copy(HoodieTableType type) throws IOException {

@@ -1,0 +1,305 @@
+package io.timelinearchive.hudi1;
+
+import static io.timelinearchive.hudi1.Hudi1Reads.base;
+import static io.timelinearchive.hudi1.Hudi1Reads.metaClient;
+import static io.timelinearchive.hudi1.Hudi1Reads.of;
+import static io.timelinearchive.hudi1.Hudi1Reads.storage;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.timelinearchive.archive.ArchiveResult;
+import io.timelinearchive.archive.TimelineArchiver;
+import io.timelinearchive.archive.read.ArchiveReadOptions;
+import io.timelinearchive.cli.TimelineArchiveCommand;
+import io.timelinearchive.lsm.Hudi1ActiveTimeline;
+import io.timelinearchive.lsm.Hudi1Instant;
+import io.timelinearchive.lsm.Hudi1InstantFileName;
+import io.timelinearchive.lsm.LsmHistory;
+import io.timelinearchive.lsm.LsmHistoryInstant;
+import io.timelinearchive.select.ArchivalPlan;
+import io.timelinearchive.storage.MetaStorage;
+import io.timelinearchive.timeline.HoodieTable;
+import io.timelinearchive.timeline.State;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.hudi.common.model.HoodieTableType;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.timeline.HoodieArchivedTimeline;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Issue 21, archiving: tables Apache Hudi 1.0.1's Java write client wrote with its own archiver off
+ * are archived by us (the library and the command); Hudi 1.0.1 then reads its active timeline and
+ * our history together as everything it wrote, each archived instant with the bytes of its file;
+ * Hudi's archiver carries on over the history we wrote, and we carry on over Hudi's.
+ */
+class TestWeArchiveHudi1Tables {
+  /** Small, so that each table needs archiving, and our history compacts after 2 files. */
+  private static final Map<String, String> ARCHIVAL =
+      Map.of(
+          "hoodie.keep.min.commits", "2",
+          "hoodie.keep.max.commits", "3",
+          "hoodie.clean.commits.retained", "1",
+          "hoodie.cleaner.commits.retained", "1",
+          "hoodie.compact.inline.max.delta.commits", "3",
+          "hoodie.timeline.compaction.batch.size", "2");
+
+  private static final int COMMITS = 10;
+
+  private static final Map<HoodieTableType, Path> WRITTEN = new EnumMap<>(HoodieTableType.class);
+  private static Path fixtures;
+
+  @TempDir Path tmp;
+
+  @BeforeAll
+  static void writeTablesWithHudi1() throws IOException {
+    fixtures = Files.createTempDirectory("hudi1-to-archive");
+    for (HoodieTableType type : HoodieTableType.values()) {
+      Path dir = fixtures.resolve(type.name());
+      Hudi1Table.write(dir, type, ARCHIVAL, COMMITS);
+      WRITTEN.put(type, dir);
+    }
+  }
+
+  @AfterAll
+  static void deleteTables() throws IOException {
+    Hudi1Tables.deleteTree(fixtures);
+  }
+
+  @ParameterizedTest
+  @EnumSource(HoodieTableType.class)
+  void hudiReadsOurHistoryAndItsActiveTimelineAsEverythingItWrote(HoodieTableType type)
+      throws IOException {
+    Path table = copy(type);
+    Map<String, byte[]> completedBefore = completedFiles(table);
+
+    ArchiveResult result = archive(table);
+
+    assertThat(result.archived()).isNotEmpty();
+    assertThat(result.archiveFilesWritten()).hasSize(1);
+    assertThat(result.archiveFilesWritten().get(0).name()).matches("\\d+_\\d+_0\\.parquet");
+    assertHudiReadsEverything(table, completedBefore);
+    // every state file of each archived instant went, pending ones too
+    Set<String> keysArchived =
+        result.archived().stream().map(i -> i.key().toString()).collect(Collectors.toSet());
+    try (MetaStorage storage = storage(table)) {
+      Hudi1ActiveTimeline active =
+          Hudi1ActiveTimeline.load(storage, HoodieTable.inspect(storage, base(table)));
+      assertThat(active.asActiveTimeline().files())
+          .noneMatch(f -> keysArchived.contains(f.instant().key().toString()));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(HoodieTableType.class)
+  void aSecondRunFindsNothingToDoAndWritesNothing(HoodieTableType type) throws IOException {
+    Path table = copy(type);
+    archive(table);
+    Map<String, String> before = Hudi1Tables.snapshot(table.resolve(".hoodie"));
+
+    ArchiveResult again = archive(table);
+
+    assertThat(again.archived()).isEmpty();
+    assertThat(again.archiveFilesWritten()).isEmpty();
+    assertThat(Hudi1Tables.snapshot(table.resolve(".hoodie"))).isEqualTo(before);
+  }
+
+  @ParameterizedTest
+  @EnumSource(HoodieTableType.class)
+  void planNamesWhatTheRunArchives(HoodieTableType type) throws IOException {
+    Path table = copy(type);
+    ArchivalPlan plan;
+    try (TimelineArchiver archiver = TimelineArchiver.open(table.toUri().toString(), ARCHIVAL)) {
+      plan = archiver.plan();
+    }
+    assertThat(plan.files()).isNotEmpty();
+    assertThat(archive(table).archived()).containsExactlyElementsOf(plan.files());
+  }
+
+  @ParameterizedTest
+  @EnumSource(HoodieTableType.class)
+  void theCommandsArchiveAndShowIt(HoodieTableType type) throws IOException {
+    Path table = copy(type);
+    Map<String, byte[]> completedBefore = completedFiles(table);
+
+    Run plan = run("plan", table.toString(), "--min", "2", "--max", "3");
+    assertThat(plan.exit()).as(plan.err()).isZero();
+    Run archive = run("archive", table.toString(), "--min", "2", "--max", "3");
+    assertThat(archive.exit()).as(archive.err()).isZero();
+    Run show = run("show", "archived", table.toString());
+    assertThat(show.exit()).as(show.err()).isZero();
+
+    assertHudiReadsEverything(table, completedBefore);
+    try (MetaStorage storage = storage(table)) {
+      for (LsmHistoryInstant row : history(storage, table)) {
+        assertThat(show.out()).contains(row.requestedTime());
+      }
+    }
+  }
+
+  /**
+   * Our runs interleaved with commits, until our history compacts (2 files a layer here); then
+   * Hudi's own archiver, switched on, carries on over our files and manifests.
+   */
+  @ParameterizedTest
+  @EnumSource(HoodieTableType.class)
+  void hudisArchiverCarriesOnOverOurHistory(HoodieTableType type) throws IOException {
+    Path table = copy(type);
+    Map<String, byte[]> completed = completedFiles(table);
+    try (Hudi1Table writer = Hudi1Table.open(table, type, ARCHIVAL)) {
+      for (int i = 0; i < 4; i++) {
+        archive(table);
+        writer.commit();
+        writer.commit();
+        completed.putAll(completedFiles(table));
+      }
+    }
+    try (MetaStorage storage = storage(table)) {
+      assertThat(history(storage, table))
+          .extracting(r -> r.file().fileName())
+          .as("our history compacted out of layer 0")
+          .anyMatch(name -> !name.endsWith("_0.parquet"));
+    }
+    assertHudiReadsEverything(table, completed);
+
+    Map<String, String> hudiArchives = new TreeMap<>(ARCHIVAL);
+    hudiArchives.put("hoodie.archive.automatic", "true");
+    try (Hudi1Table writer = Hudi1Table.open(table, type, hudiArchives)) {
+      for (int i = 0; i < 6; i++) {
+        writer.commit();
+        completed.putAll(completedFiles(table));
+      }
+    }
+    assertHudiReadsEverything(table, completed);
+  }
+
+  /** Hudi's archiver first, with its own history compacted; then our runs carry on over it. */
+  @ParameterizedTest
+  @EnumSource(HoodieTableType.class)
+  void weCarryOnOverHudisHistory(HoodieTableType type) throws IOException {
+    Path table = tmp.resolve("hudi-first-" + type.name().toLowerCase());
+    Map<String, String> hudiArchives = new TreeMap<>(ARCHIVAL);
+    hudiArchives.put("hoodie.archive.automatic", "true");
+    Map<String, byte[]> completed = new HashMap<>();
+    try (Hudi1Table writer = Hudi1Table.create(table, type, hudiArchives)) {
+      for (int i = 0; i < 14; i++) {
+        writer.commit();
+        completed.putAll(completedFiles(table));
+      }
+    }
+    try (Hudi1Table writer = Hudi1Table.open(table, type, ARCHIVAL)) {
+      for (int i = 0; i < 3; i++) {
+        writer.commit();
+        writer.commit();
+        completed.putAll(completedFiles(table));
+        assertThat(archive(table).archived()).isNotEmpty();
+      }
+    }
+    assertHudiReadsEverything(table, completed);
+  }
+
+  /**
+   * Hudi 1.0.1 reads the active timeline and the history: each completed instant written is in
+   * exactly one of them, and those in the history have the bytes their file had.
+   *
+   * @param completedFiles every completed instant file the table had, by name
+   */
+  private static void assertHudiReadsEverything(Path table, Map<String, byte[]> completedFiles) {
+    HoodieTableMetaClient hudi = metaClient(table);
+    HoodieArchivedTimeline archived = hudi.getArchivedTimeline();
+    archived.loadInstantDetailsInMemory("0", "99999999999999999");
+    List<String> inHistory = archived.getInstants().stream().map(i -> key(of(i))).sorted().toList();
+    List<String> inActive =
+        hudi.getActiveTimeline().filterCompletedInstants().getInstants().stream()
+            .map(i -> key(of(i)))
+            .sorted()
+            .toList();
+    Set<String> written = new TreeSet<>();
+    Map<String, byte[]> bytesByKey = new HashMap<>();
+    completedFiles.forEach(
+        (name, bytes) -> {
+          Hudi1InstantFileName.Result r = Hudi1InstantFileName.parse(name);
+          Hudi1InstantFileName.Result.Parsed p = (Hudi1InstantFileName.Result.Parsed) r;
+          String key = p.requestedTime() + " " + p.action();
+          written.add(key);
+          bytesByKey.put(key, bytes);
+        });
+
+    assertThat(inHistory).as("history").doesNotHaveDuplicates().isNotEmpty();
+    List<String> both = new ArrayList<>(inHistory);
+    both.retainAll(inActive);
+    assertThat(both).as("in both the history and the active timeline").isEmpty();
+    List<String> all = new ArrayList<>(inHistory);
+    all.addAll(inActive);
+    assertThat(new TreeSet<>(all)).as("history and active timeline").isEqualTo(written);
+    for (HoodieInstant instant : archived.getInstants()) {
+      byte[] original = bytesByKey.get(key(of(instant)));
+      byte[] expected = original.length == 0 ? null : original;
+      assertThat(archived.getInstantDetails(instant).orElse(null))
+          .as("details of %s", instant)
+          .isEqualTo(expected);
+    }
+  }
+
+  private static String key(Hudi1Instant i) {
+    return i.requestedTime() + " " + i.action();
+  }
+
+  /** The completed instant files of the table's active timeline, by name. */
+  private static Map<String, byte[]> completedFiles(Path table) throws IOException {
+    Map<String, byte[]> files = new TreeMap<>();
+    try (Stream<Path> listing = Files.list(table.resolve(".hoodie/timeline"))) {
+      for (Path p : listing.filter(Files::isRegularFile).toList()) {
+        if (Hudi1InstantFileName.parse(p.getFileName().toString())
+                instanceof Hudi1InstantFileName.Result.Parsed parsed
+            && parsed.state() == State.COMPLETED) {
+          files.put(p.getFileName().toString(), Files.readAllBytes(p));
+        }
+      }
+    }
+    return files;
+  }
+
+  private static List<LsmHistoryInstant> history(MetaStorage storage, Path table)
+      throws IOException {
+    return LsmHistory.load(
+            storage, HoodieTable.inspect(storage, base(table)), ArchiveReadOptions.metadataOnly())
+        .instants();
+  }
+
+  private static ArchiveResult archive(Path table) throws IOException {
+    try (TimelineArchiver archiver = TimelineArchiver.open(table.toUri().toString(), ARCHIVAL)) {
+      return archiver.archiveIfRequired();
+    }
+  }
+
+  private record Run(int exit, String out, String err) {}
+
+  private static Run run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int exit = TimelineArchiveCommand.run(args, new PrintWriter(out), new PrintWriter(err));
+    return new Run(exit, out.toString(), err.toString());
+  }
+
+  private Path copy(HoodieTableType type) throws IOException {
+    return Hudi1Tables.copy(WRITTEN.get(type), tmp.resolve(type.name().toLowerCase()));
+  }
+}
