@@ -86,6 +86,15 @@ final class Hudi1Table implements Closeable {
         .setPreCombineField("ts")
         .setPayloadClass(HoodieAvroPayload.class)
         .initTable(conf, basePath);
+    return open(dir, type, settings);
+  }
+
+  /**
+   * Opens the table Hudi 1.0.1 wrote in {@code dir} again, with {@code settings} over the defaults.
+   */
+  static Hudi1Table open(Path dir, HoodieTableType type, Map<String, String> settings) {
+    String basePath = "file://" + dir.toAbsolutePath();
+    StorageConfiguration<Configuration> conf = HadoopFSUtils.getStorageConf(new Configuration());
     return new Hudi1Table(
         basePath,
         new HoodieJavaWriteClient<>(
