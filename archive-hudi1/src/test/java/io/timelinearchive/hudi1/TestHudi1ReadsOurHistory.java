@@ -89,7 +89,13 @@ class TestHudi1ReadsOurHistory {
       ours = archiveOldest(storage, hoodie, 8);
     }
     assertThat(ours).hasSize(8);
-    assertThat(ours).anySatisfy(r -> assertThat(r.plan()).isPresent());
+    assertThat(ours)
+        .as("a compaction archived with its plan")
+        .anySatisfy(
+            r -> {
+              assertThat(r.action()).isEqualTo("commit");
+              assertThat(r.plan()).isPresent();
+            });
 
     // Hudi 1.0.1's archived timeline: our rows, instant for instant and byte for byte
     HoodieArchivedTimeline archived = metaClient(table).getArchivedTimeline();
