@@ -89,7 +89,9 @@ final class Hudi1Table implements Closeable {
     return open(dir, type, settings);
   }
 
-  /** A write client on the table in {@code dir}, with {@code settings} over the defaults. */
+  /**
+   * Opens the table Hudi 1.0.1 wrote in {@code dir} again, with {@code settings} over the defaults.
+   */
   static Hudi1Table open(Path dir, HoodieTableType type, Map<String, String> settings) {
     String basePath = "file://" + dir.toAbsolutePath();
     StorageConfiguration<Configuration> conf = HadoopFSUtils.getStorageConf(new Configuration());
