@@ -5,11 +5,13 @@ import static io.timelinearchive.hudi1.Hudi1Reads.base;
 import static io.timelinearchive.hudi1.Hudi1Reads.completedFiles;
 import static io.timelinearchive.hudi1.Hudi1Reads.storage;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.timelinearchive.archive.ArchiveResult;
 import io.timelinearchive.archive.TimelineArchiver;
 import io.timelinearchive.archive.read.ArchiveReadOptions;
 import io.timelinearchive.cli.TimelineArchiveCommand;
+import io.timelinearchive.lsm.CorruptHistoryFileException;
 import io.timelinearchive.lsm.Hudi1ActiveTimeline;
 import io.timelinearchive.lsm.LsmHistory;
 import io.timelinearchive.lsm.LsmHistoryInstant;
@@ -143,6 +145,29 @@ class TestWeArchiveHudi1Tables {
         assertThat(show.out()).contains(row.requestedTime());
       }
     }
+  }
+
+  /** A history we cannot read stops the run before anything is written or deleted. */
+  @ParameterizedTest
+  @EnumSource(HoodieTableType.class)
+  void aCorruptManifestStopsTheRunNamingItWithNothingChanged(HoodieTableType type)
+      throws IOException {
+    Path table = copy(type);
+    archive(table);
+    try (Hudi1Table writer = Hudi1Table.open(table, type, ARCHIVAL)) {
+      for (int i = 0; i < 3; i++) {
+        writer.commit();
+      }
+    }
+    Path manifest = table.resolve(".hoodie/timeline/history/manifest_1");
+    Files.writeString(manifest, "{ \"files\" : [ {");
+    Map<String, String> before = Hudi1Tables.snapshot(table.resolve(".hoodie"));
+
+    assertThatThrownBy(() -> archive(table))
+        .isInstanceOf(CorruptHistoryFileException.class)
+        .hasMessageContaining(manifest.getFileName().toString());
+
+    assertThat(Hudi1Tables.snapshot(table.resolve(".hoodie"))).isEqualTo(before);
   }
 
   /**

@@ -167,9 +167,10 @@ final class LsmTimelineHistory implements TimelineHistory {
     String name =
         new LsmFileName(rows.get(0).requestedTime(), rows.get(rows.size() - 1).requestedTime(), 0)
             .fileName();
+    // read before the journal: a history that cannot be read stops the run with nothing written
+    LsmSnapshot before = LsmSnapshot.current(storage, folder());
     lock.check();
     new ArchiveJournal(name, 0, settings.owner()).create(storage, folder());
-    LsmSnapshot before = LsmSnapshot.current(storage, folder());
     LsmManifest.Entry entry = writer.writeLayerZero(rows);
     lock.check();
     written = Optional.of(writer.commit(before, List.of(), List.of(entry)));
