@@ -61,6 +61,16 @@ public final class LsmHistoryWriter {
    * @throws IOException if the storage fails
    */
   public LsmManifest.Entry writeLayerZero(List<LsmRow> rows) throws IOException {
+    return writeLayerZero(LsmSnapshot.current(storage, folder), rows);
+  }
+
+  /**
+   * As {@link #writeLayerZero(List)}, against {@code current}, the snapshot the caller has just
+   * read (one read of the history fewer).
+   */
+  public LsmManifest.Entry writeLayerZero(LsmSnapshot current, List<LsmRow> rows)
+      throws IOException {
+    requireNonNull(current, "current is null");
     requireNonNull(rows, "rows is null");
     if (rows.isEmpty()) {
       throw new IllegalArgumentException("no rows to write into " + folder);
@@ -76,7 +86,7 @@ public final class LsmHistoryWriter {
     }
     LsmFileName name =
         new LsmFileName(rows.get(0).requestedTime(), rows.get(rows.size() - 1).requestedTime(), 0);
-    return writeFile(LsmSnapshot.current(storage, folder), name, rows);
+    return writeFile(current, name, rows);
   }
 
   /**
@@ -298,7 +308,11 @@ public final class LsmHistoryWriter {
 
   /** Guards against a snapshot read before another writer committed. */
   private void checkStillCurrent(LsmSnapshot snapshot) throws IOException {
-    OptionalInt now = LsmSnapshot.current(storage, folder).version();
+    // _version_ alone tells, when it is there (one request); else what a reader would take
+    OptionalInt now = LsmVersionFile.read(storage, folder);
+    if (now.isEmpty()) {
+      now = LsmSnapshot.current(storage, folder).version();
+    }
     if (!now.equals(snapshot.version())) {
       throw new IllegalStateException(
           "the history in "

@@ -171,7 +171,7 @@ final class LsmTimelineHistory implements TimelineHistory {
     LsmSnapshot before = LsmSnapshot.current(storage, folder());
     lock.check();
     new ArchiveJournal(name, 0, settings.owner()).create(storage, folder());
-    LsmManifest.Entry entry = writer.writeLayerZero(rows);
+    LsmManifest.Entry entry = writer.writeLayerZero(before, rows);
     lock.check();
     written = Optional.of(writer.commit(before, List.of(), List.of(entry)));
     report.written(List.of(new ArchiveResult.WrittenFile(name, false, entry.length(), 1)));
