@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.timelinearchive.archive.folder.ArchiveFolder;
 import io.timelinearchive.archive.folder.ArchiveLock;
 import io.timelinearchive.select.ArchivalPlan;
+import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.ActiveTimeline;
 import io.timelinearchive.timeline.HoodieTable;
 import io.timelinearchive.timeline.InstantFileName;
@@ -20,23 +21,28 @@ import java.time.Clock;
  * is its {@link TimelineHistory}'s.
  */
 final class ArchiveRun {
+  /** The history of the table, once the run has read which format it has. */
+  interface HistoryOpener {
+    TimelineHistory open(HoodieTable table) throws IOException;
+  }
+
   private final CountingMetaStorage storage;
-  private final HoodieTable table;
-  private final TimelineHistory history;
+  private final StorageLocation base;
+  private final HistoryOpener histories;
   private final ArchiverSettings settings;
   private final Clock clock;
   private final RunReport report;
 
   ArchiveRun(
       CountingMetaStorage storage,
-      HoodieTable table,
-      TimelineHistory history,
+      StorageLocation base,
+      HistoryOpener histories,
       ArchiverSettings settings,
       Clock clock,
       ArchiveListener listener) {
     this.storage = requireNonNull(storage, "storage is null");
-    this.table = requireNonNull(table, "table is null");
-    this.history = requireNonNull(history, "history is null");
+    this.base = requireNonNull(base, "base is null");
+    this.histories = requireNonNull(histories, "histories is null");
     this.settings = requireNonNull(settings, "settings is null");
     this.clock = requireNonNull(clock, "clock is null");
     this.report = new RunReport(storage, listener, System::nanoTime);
@@ -44,13 +50,15 @@ final class ArchiveRun {
 
   ArchiveResult run() throws IOException {
     report.enter(Phase.LOCK);
+    HoodieTable table = HoodieTable.inspect(storage, base);
+    TimelineHistory history = histories.open(table);
     ArchiveFolder folder = ArchiveFolder.list(storage, history.folder());
     ArchivalPlan plan;
     ArchivedFiles archived;
     try (ArchiveLock lock =
         ArchiveLock.acquire(storage, folder, settings.owner(), settings.lockLease(), clock)) {
       report.enter(Phase.LIST);
-      ActiveTimeline active = listActive();
+      ActiveTimeline active = listActive(history);
 
       report.enter(Phase.RECOVER);
       TimelineDeleter deleter = new TimelineDeleter(storage, lock, report);
@@ -81,7 +89,7 @@ final class ArchiveRun {
     return report.result(plan, archived.instants(), archived.barrier());
   }
 
-  private ActiveTimeline listActive() throws IOException {
+  private ActiveTimeline listActive(TimelineHistory history) throws IOException {
     ActiveTimeline active = history.listActive();
     report.activeBefore(active.files().size());
     for (InstantFileName.Result.Malformed m : active.malformed()) {

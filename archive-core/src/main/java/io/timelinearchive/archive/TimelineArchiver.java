@@ -233,8 +233,7 @@ public final class TimelineArchiver implements Closeable {
    *     {@code hoodie.fail.on.timeline.archiving} is true (nothing was written or deleted)
    */
   public ArchiveResult archiveIfRequired() throws IOException {
-    HoodieTable table = HoodieTable.inspect(storage, base);
-    return new ArchiveRun(storage, table, history(table), settings, clock, listener).run();
+    return new ArchiveRun(storage, base, this::history, settings, clock, listener).run();
   }
 
   /**
