@@ -1,0 +1,245 @@
+package io.timelinearchive.bench;
+
+import static java.nio.charset.StandardCharsets.US_ASCII;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The 1.x figures' parts on a table Apache Hudi 1.0.1's own write client wrote (in a JVM of its own
+ * on archive-bench-hudi1's class path): the lengthened table is one Hudi 1.0.1's reader takes as
+ * valid, every instant time inside a copy refers to the copy's own predecessors, Hudi 1.0.1's
+ * archiver archives it into an LSM history, the floor leaves no instant file, and our CLI's refusal
+ * becomes a row that says so.
+ */
+class TestHudi1Figures {
+  private static final Pattern TIME = Pattern.compile("(?<!\\d)\\d{17}(?!\\d)");
+  private static final int SIZE = 300;
+
+  private static Path cache;
+  private static Hudi1Side hudi1;
+  private static Path written;
+
+  @TempDir Path tmp;
+
+  @BeforeAll
+  static void writeWithHudi1() throws Exception {
+    cache = Files.createTempDirectory("bench-hudi1-tables");
+    hudi1 = Hudi1Side.locate();
+    written = new Hudi1WrittenTables(cache, hudi1).written();
+  }
+
+  @AfterAll
+  static void deleteTables() throws Exception {
+    Tables.delete(cache);
+  }
+
+  @Test
+  void hudi101WroteAVersion8TableEndingWithACommitAndAClean() throws Exception {
+    assertThat(Files.readString(written.resolve(".hoodie/hoodie.properties")))
+        .contains("hoodie.table.version=8")
+        .contains("hoodie.timeline.layout.version=2");
+    TreeMap<String, List<String>> instants =
+        Hudi1TimelineLengthener.instantFiles(Hudi1TimelineLengthener.timeline(written));
+    assertThat(instants.lastEntry().getValue()).anyMatch(n -> n.endsWith(".clean"));
+    // the Avro content of 1.x: commit metadata too
+    Path commit =
+        Hudi1TimelineLengthener.timeline(written)
+            .resolve(
+                instants.lowerEntry(instants.lastKey()).getValue().stream()
+                    .filter(n -> n.endsWith(".commit") && n.contains("_"))
+                    .findFirst()
+                    .orElseThrow());
+    assertThat(new String(Files.readAllBytes(commit), 0, 4, US_ASCII)).isEqualTo("Obj\u0001");
+  }
+
+  @Test
+  void hudi101ReadsTheLengthenedTableAsValid() throws Exception {
+    Path table = lengthened("valid");
+    int files = Hudi1WrittenTables.count(table);
+    assertThat(files).isGreaterThanOrEqualTo(SIZE);
+
+    ChildJvm.Outcome check = hudi1.check(table, tmp.resolve("logs"));
+
+    assertThat(check.exit()).as(check.stdout() + check.stderr()).isZero();
+    // Hudi's active timeline holds every instant on disk, each with the times its file names say
+    TreeMap<String, List<String>> onDisk =
+        Hudi1TimelineLengthener.instantFiles(Hudi1TimelineLengthener.timeline(table));
+    List<String> expected = new ArrayList<>();
+    onDisk.forEach(
+        (time, names) ->
+            expected.add(
+                time
+                    + " "
+                    + Hudi1TimelineLengthener.completion(names)
+                    + " "
+                    + (names.stream().anyMatch(n -> n.contains(".clean")) ? "clean" : "commit")
+                    + " COMPLETED"));
+    assertThat(check.stdout().lines().filter(l -> l.startsWith("ACTIVE ")).map(l -> l.substring(7)))
+        .containsExactlyElementsOf(expected);
+    assertThat(check.stdout()).contains("HUDI1-ACTIVE " + onDisk.size());
+  }
+
+  @Test
+  void everyInstantTimeInsideACopyReferstoItsOwnPredecessors() throws Exception {
+    Path table = lengthened("consistent");
+    Path timeline = Hudi1TimelineLengthener.timeline(table);
+    TreeMap<String, List<String>> before =
+        Hudi1TimelineLengthener.instantFiles(Hudi1TimelineLengthener.timeline(written));
+    TreeMap<String, List<String>> after = Hudi1TimelineLengthener.instantFiles(timeline);
+    // each time (requested or completion) of the lengthened timeline: its kind and rank in it
+    Map<String, String> rank = new HashMap<>();
+    Map<String, Integer> counts = new HashMap<>();
+    after.forEach(
+        (time, names) -> {
+          String kind = names.stream().anyMatch(n -> n.contains(".clean")) ? "clean" : "commit";
+          int r = counts.merge(kind, 1, Integer::sum);
+          rank.put(time, kind + " " + r + " requested");
+          String completion = Hudi1TimelineLengthener.completion(names);
+          rank.put(completion, kind + " " + r + " completion");
+        });
+    String templateCommit = before.lowerKey(before.lastKey());
+    Map<String, List<String>> signatures = new HashMap<>();
+    for (String time : after.tailMap(templateCommit, true).keySet()) {
+      for (String name : after.get(time)) {
+        String state = name.replaceFirst("^\\d{17}(_\\d{17})?", "");
+        String own = rank.get(time);
+        byte[] content = Files.readAllBytes(timeline.resolve(name));
+        List<String> references = new ArrayList<>();
+        Matcher m = TIME.matcher(new String(content, US_ASCII));
+        while (m.find()) {
+          String ref = rank.get(m.group());
+          assertThat(ref)
+              .as("%s refers to %s, no instant of the table", name, m.group())
+              .isNotNull();
+          references.add(relative(own, ref));
+        }
+        List<String> template = signatures.putIfAbsent(state, references);
+        if (template != null) {
+          assertThat(references).as("%s refers as its template does", name).isEqualTo(template);
+        }
+      }
+    }
+    assertThat(signatures.keySet())
+        .contains(".commit.requested", ".inflight", ".commit", ".clean.requested", ".clean");
+    // not vacuous: a commit names its file's commit and the previous one, a clean its own start,
+    // the commit it retains from, the last commit and the files it deleted
+    assertThat(signatures.get(".commit")).contains("commit 0 requested (from a commit)");
+    assertThat(signatures.get(".commit")).anyMatch(r -> r.startsWith("commit -1 requested"));
+    assertThat(signatures.get(".clean")).hasSizeGreaterThanOrEqualTo(4);
+    assertThat(after.size()).isGreaterThan(before.size() + 50);
+    // the copies' file names carry completion times after their requested times
+    after.forEach(
+        (time, names) -> assertThat(Hudi1TimelineLengthener.completion(names)).isGreaterThan(time));
+  }
+
+  @Test
+  void hudi101sArchiverArchivesTheLengthenedTableIntoAnLsmHistory() throws Exception {
+    Path table = lengthened("archived");
+    int files = Hudi1WrittenTables.count(table);
+
+    ChildJvm.Outcome run = hudi1.archive(table, tmp.resolve("logs"));
+
+    assertThat(run.stdout()).containsPattern("HUDI1-ARCHIVED [1-9]\\d* TimelineArchiverV2");
+    assertThat(Hudi1WrittenTables.count(table)).isLessThan(files / 2);
+    Path history = Hudi1TimelineLengthener.timeline(table).resolve("history");
+    assertThat(history.resolve("_version_")).exists();
+    try (Stream<Path> names = Files.list(history)) {
+      assertThat(names.map(p -> p.getFileName().toString())).anyMatch(n -> n.endsWith(".parquet"));
+    }
+    assertThat(Hudi1WrittenFigure.historyBytes(table)).isPositive();
+    ChildJvm.Outcome check = hudi1.check(table, tmp.resolve("logs"));
+    assertThat(check.exit()).as(check.stdout() + check.stderr()).isZero();
+    assertThat(check.stdout()).containsPattern("HUDI1-ARCHIVED [1-9]");
+  }
+
+  @Test
+  void theFloorReadsWritesAndDeletesOnce() throws Exception {
+    Path table = lengthened("floor");
+    int files = Hudi1WrittenTables.count(table);
+
+    ChildJvm.Outcome floor =
+        ChildJvm.runMain(Hudi1FloorChild.class, List.of(table.toString()), tmp.resolve("logs"))
+            .requireSuccess("floor");
+
+    assertThat(floor.stdout()).startsWith("FLOOR " + files + " files ");
+    assertThat(Hudi1WrittenTables.count(table)).isZero();
+    assertThat(Hudi1TimelineLengthener.timeline(table).resolve("history/_version_"))
+        .hasContent("1");
+  }
+
+  @Test
+  void ourRefusalBecomesARowThatSaysSoNotANumber() throws Exception {
+    ChildJvm.Outcome refused =
+        new ChildJvm.Outcome(
+            3,
+            1_000_000,
+            1_000_000,
+            "{\"schemaVersion\":1,\"error\":\"table version 8 is not supported\",\"exitCode\":3}\n",
+            "");
+    String why = Hudi1WrittenFigure.unavailable(refused);
+    assertThat(why).isEqualTo("exit 3: table version 8 is not supported");
+    Hudi1WrittenFigure.Measured m =
+        new Hudi1WrittenFigure.Measured(
+            new Hudi1WrittenTables.Table(tmp, 1_000),
+            why,
+            0,
+            2_000_000_000L,
+            100_000_000L,
+            0,
+            3_000_000_000L,
+            50_000_000L,
+            0,
+            12_345,
+            0,
+            900,
+            1,
+            "",
+            "runs",
+            "ours did not run");
+
+    List<Row> rows = Hudi1WrittenFigure.rows(m);
+
+    assertThat(rows).hasSize(3);
+    assertThat(rows)
+        .allSatisfy(
+            r -> {
+              assertThat(r.figure()).startsWith("P1-1x");
+              assertThat(r.ours()).isEqualTo("not available (" + why + ")");
+              assertThat(r.met()).isNull();
+              assertThat(r.ratioValue()).isNaN();
+            });
+    assertThat(rows.get(0).comparator()).startsWith("Hudi 1.0.1: 2,000 ms");
+  }
+
+  /** A copy of the written table lengthened to {@link #SIZE} instant files. */
+  private Path lengthened(String name) throws Exception {
+    Path table = tmp.resolve(name);
+    Tables.copy(written, table);
+    Hudi1TimelineLengthener.lengthen(table, SIZE);
+    return table;
+  }
+
+  /** How far back {@code ref} is from {@code own}: "commit -2 requested" etc. */
+  private static String relative(String own, String ref) {
+    String[] o = own.split(" ");
+    String[] r = ref.split(" ");
+    int ownRank = Integer.parseInt(o[1]);
+    int refRank = Integer.parseInt(r[1]);
+    // ranks count within a kind; a reference to the other kind is relative to the same copy's
+    return r[0] + " " + (refRank - ownRank) + " " + r[2] + " (from a " + o[0] + ")";
+  }
+}
