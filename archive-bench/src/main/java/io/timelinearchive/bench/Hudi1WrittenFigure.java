@@ -95,13 +95,11 @@ final class Hudi1WrittenFigure {
         Timing.settle();
         switch ((turn + rep) % 3) {
           case 0 -> {
+            String uri = Tables.uri(oursCopy).toString();
             ChildJvm.Outcome o =
-                ChildJvm.runCli(
-                    cliJar,
-                    HudiWrittenFigure.cliArchive(Tables.uri(oursCopy).toString(), Map.of()),
-                    logs);
+                ChildJvm.runCli(cliJar, HudiWrittenFigure.cliArchive(uri, Map.of()), logs);
             if (o.exit() != 0) {
-              unavailable = unavailable(o);
+              unavailable = unavailable(o, uri);
               LOG.warn("P1-1x: our CLI on {}: {}", oursCopy, unavailable);
             } else {
               ours.add(o.nanos());
@@ -289,34 +287,28 @@ final class Hudi1WrittenFigure {
   }
 
   /**
-   * Why our CLI did not archive: its exit code and its message (the {@code error} of its JSON
-   * report, else the end of what it printed).
+   * Why our CLI did not archive: its exit code and its message (the {@code error} of the JSON
+   * report it prints with {@code --json}, else its first line on standard error), with the copy's
+   * location as {@code TABLE} (it changes with every run).
    */
-  static String unavailable(ChildJvm.Outcome o) {
+  static String unavailable(ChildJvm.Outcome o, String tableUri) {
     String message = null;
-    for (String text : List.of(o.stdout(), o.stderr())) {
-      for (String line : text.lines().toList()) {
-        if (message == null && line.strip().startsWith("{")) {
-          try {
-            JsonNode error = JSON.readTree(line).get("error");
-            if (error != null) {
-              message = error.asText();
-            }
-          } catch (IOException e) {
-            // not the JSON report: the text below says what there is
-          }
-        }
+    try {
+      JsonNode error = JSON.readTree(o.stdout()).get("error");
+      if (error != null) {
+        message = error.asText();
       }
+    } catch (IOException | RuntimeException e) {
+      // no JSON report: standard error says what there is
     }
     if (message == null) {
-      List<String> lines =
-          Stream.concat(o.stderr().lines(), o.stdout().lines()).filter(l -> !l.isBlank()).toList();
       message =
-          lines.isEmpty()
-              ? "no output"
-              : String.join(" / ", lines.subList(0, Math.min(3, lines.size())));
+          Stream.concat(o.stderr().lines(), o.stdout().lines())
+              .filter(l -> !l.isBlank())
+              .findFirst()
+              .orElse("no output");
     }
-    return "exit " + o.exit() + ": " + message;
+    return "exit " + o.exit() + ": " + message.replace(tableUri, "TABLE").strip();
   }
 
   /**

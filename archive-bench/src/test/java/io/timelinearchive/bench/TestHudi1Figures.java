@@ -2,6 +2,7 @@ package io.timelinearchive.bench;
 
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -188,10 +189,16 @@ class TestHudi1Figures {
             3,
             1_000_000,
             1_000_000,
-            "{\"schemaVersion\":1,\"error\":\"table version 8 is not supported\",\"exitCode\":3}\n",
-            "");
-    String why = Hudi1WrittenFigure.unavailable(refused);
-    assertThat(why).isEqualTo("exit 3: table version 8 is not supported");
+            "{\n  \"schemaVersion\" : 1,\n  \"error\" : \"file:///t/x is not a table timeline-archive"
+                + " handles: hoodie.table.version=8\",\n  \"exitCode\" : 3\n}\n",
+            "error: file:///t/x is not a table timeline-archive handles\n");
+    String why = Hudi1WrittenFigure.unavailable(refused, "file:///t/x");
+    assertThat(why)
+        .isEqualTo("exit 3: TABLE is not a table timeline-archive handles: hoodie.table.version=8");
+    assertThat(
+            Hudi1WrittenFigure.unavailable(
+                new ChildJvm.Outcome(1, 1, 1, "", "\nException in thread main\n"), "file:///t"))
+        .isEqualTo("exit 1: Exception in thread main");
     Hudi1WrittenFigure.Measured m =
         new Hudi1WrittenFigure.Measured(
             new Hudi1WrittenTables.Table(tmp, 1_000),
@@ -223,6 +230,39 @@ class TestHudi1Figures {
               assertThat(r.ratioValue()).isNaN();
             });
     assertThat(rows.get(0).comparator()).startsWith("Hudi 1.0.1: 2,000 ms");
+  }
+
+  /**
+   * P1-1x end to end on a small table, with the CLI jar of this checkout (when built: archive-cli
+   * is not among archive-bench's dependencies). Until our CLI archives 1.x tables, our side is "not
+   * available (exit 3: ...)" and Hudi's and the floor's numbers stand; once it does, ours is a
+   * number and both archivers left the same active timeline.
+   */
+  @Test
+  void p1OnA1xTableMeasuresHudiAndTheFloorAndOursOrSaysWhyNot() throws Exception {
+    Path cliJar = HudiWrittenFigure.defaultCliJar(HudiWrittenTables.benchTarget());
+    assumeTrue(
+        Files.isExecutable(cliJar.resolveSibling("timeline-archive")),
+        "no CLI jar at " + cliJar + " (./mvnw -pl archive-cli -am package -DskipTests)");
+    Path table = lengthened("p1");
+    Hudi1WrittenFigure figure = new Hudi1WrittenFigure(tmp.resolve("work"), cliJar, hudi1);
+
+    Hudi1WrittenFigure.Measured m =
+        figure.measure(new Hudi1WrittenTables.Table(table, Hudi1WrittenTables.count(table)), 1);
+    List<Row> rows = Hudi1WrittenFigure.rows(m);
+
+    assertThat(m.hudi()).isPositive();
+    assertThat(m.floor()).isPositive();
+    assertThat(m.hudiArchivedFiles()).isPositive();
+    assertThat(m.hudiBytes()).isPositive();
+    assertThat(rows).extracting(Row::figure).allMatch(f -> f.startsWith("P1-1x"));
+    if (m.oursUnavailable() != null) {
+      assertThat(m.oursUnavailable()).startsWith("exit 3: TABLE is not a table");
+      assertThat(rows).allMatch(r -> r.ours().startsWith("not available (exit 3: "));
+    } else {
+      assertThat(rows).allMatch(r -> r.ratioValue() > 0 && r.met() != null);
+      assertThat(m.sameTimeline()).startsWith("same active timeline left by both");
+    }
   }
 
   /** A copy of the written table lengthened to {@link #SIZE} instant files. */
