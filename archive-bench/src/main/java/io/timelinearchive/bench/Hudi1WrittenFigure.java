@@ -106,7 +106,7 @@ final class Hudi1WrittenFigure {
               oursCpu.add(o.cpuNanos());
               JsonNode report = JSON.readTree(o.stdout());
               phases.add(phases(report.get("phasesMillis")));
-              ourArchived = report.get("filesDeleted").asInt();
+              ourArchived = report.path("filesDeleted").asInt();
             }
           }
           case 1 -> {
@@ -192,7 +192,7 @@ final class Hudi1WrittenFigure {
                 ? Timing.count(m.ourArchivedFiles()) + " archived by ours, "
                 : "")
             + Timing.count(m.hudiArchivedFiles())
-            + " by Hudi 1.0.1)";
+            + " archived by Hudi 1.0.1)";
     String hudi =
         "Hudi 1.0.1: " + Timing.millis(m.hudi()) + " (CPU " + Timing.millis(m.hudiCpu()) + ")";
     String floor =

@@ -49,6 +49,17 @@ final class Hudi1WrittenTables {
       Tables.delete(scratch);
       Tables.copy(base, scratch);
       int files = Hudi1TimelineLengthener.lengthen(scratch, instantFiles);
+      // every table the figures use is one Hudi 1.0.1's own reader takes as valid
+      ChildJvm.Outcome check = hudi1.check(scratch, cache.resolve("logs"));
+      if (check.exit() != 0) {
+        throw new IllegalStateException(
+            "Hudi 1.0.1 finds the lengthened table "
+                + scratch
+                + " invalid: "
+                + check.stdout().lines().filter(l -> l.startsWith("BAD ")).limit(5).toList()
+                + " "
+                + check.stderr().lines().limit(5).toList());
+      }
       Files.move(scratch, dir, StandardCopyOption.ATOMIC_MOVE);
       LOG.info("built {} ({} instant files)", dir, files);
     }
