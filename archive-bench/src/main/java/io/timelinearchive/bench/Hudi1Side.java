@@ -78,6 +78,11 @@ final class Hudi1Side {
     return new Hudi1Side(root + File.pathSeparator + jars);
   }
 
+  /** Hudi 1.0.1's class path: archive-bench-hudi1's jar (or classes), then its dependencies. */
+  String classPath() {
+    return classPath;
+  }
+
   /** {@code mainClass}'s {@code main} in a JVM of its own on Hudi 1.0.1's class path. */
   ChildJvm.Outcome run(String mainClass, List<String> arguments, Path logs)
       throws IOException, InterruptedException {

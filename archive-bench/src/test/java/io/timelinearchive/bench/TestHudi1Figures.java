@@ -265,6 +265,56 @@ class TestHudi1Figures {
     }
   }
 
+  /**
+   * The rows once our CLI archives 1.x tables, with a stand-in for it: a launcher that has Hudi
+   * 1.0.1's archiver archive the table and prints a report as ours does with {@code --json}. Both
+   * sides then left the same active timeline and history, Hudi 1.0.1 reads both, and every row has
+   * a number.
+   */
+  @Test
+  void onceOurCliArchives1xTablesTheRowsHaveNumbers() throws Exception {
+    Path cliJar = Files.createFile(Files.createDirectories(tmp.resolve("cli")).resolve("x.jar"));
+    List<String> hudiSettings = new ArrayList<>();
+    Hudi1Side.SETTINGS.forEach((k, v) -> hudiSettings.add(k + "=" + v));
+    Path launcher = cliJar.resolveSibling("timeline-archive");
+    Files.writeString(
+        launcher,
+        String.join(
+            "\n",
+            "#!/bin/bash",
+            "set -e",
+            "for a; do table=$a; done",
+            "\"$JAVA_HOME/bin/java\" -cp '"
+                + hudi1.classPath()
+                + "' "
+                + Hudi1Side.ARCHIVER
+                + " \"${table#file://}\" "
+                + HudiWriter.TABLE_NAME
+                + " "
+                + String.join(" ", hudiSettings)
+                + " >&2",
+            "echo '{\"filesDeleted\": 7, \"phasesMillis\": {\"LIST\": 1.0, \"WRITE\": 2.0}}'",
+            ""));
+    assertThat(launcher.toFile().setExecutable(true)).isTrue();
+    Path table = lengthened("stand-in");
+    Hudi1WrittenFigure figure = new Hudi1WrittenFigure(tmp.resolve("work"), cliJar, hudi1);
+
+    Hudi1WrittenFigure.Measured m =
+        figure.measure(new Hudi1WrittenTables.Table(table, Hudi1WrittenTables.count(table)), 1);
+    List<Row> rows = Hudi1WrittenFigure.rows(m);
+
+    assertThat(m.oursUnavailable()).isNull();
+    assertThat(m.ours()).isPositive();
+    assertThat(m.ourArchivedFiles()).isEqualTo(7);
+    assertThat(m.phases()).isEqualTo("LIST 1, WRITE 2");
+    assertThat(m.ourBytes()).isPositive();
+    assertThat(m.sameTimeline())
+        .startsWith("same active timeline left by both")
+        .containsPattern("Hudi 1.0.1 reads ([1-9]\\d*) archived instants in ours, \\1 in its own");
+    assertThat(rows).hasSize(3).allMatch(r -> r.ratioValue() > 0 && r.met() != null);
+    assertThat(rows.get(0).ours()).doesNotContain("not available");
+  }
+
   /** A copy of the written table lengthened to {@link #SIZE} instant files. */
   private Path lengthened(String name) throws Exception {
     Path table = tmp.resolve(name);
