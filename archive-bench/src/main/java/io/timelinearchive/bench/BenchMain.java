@@ -21,12 +21,16 @@ import org.slf4j.LoggerFactory;
  * <pre>
  * java -jar archive-bench/target/archive-bench.jar [--quick] [--only P1,P3] [--out bench/results]
  *     [--work DIR] [--repetitions N] [--big-repetitions N] [--p1-sizes N,N] [--wide-size N]
- *     [--sample-size N]
+ *     [--sample-size N] [--p1x-sizes N,N]
  * </pre>
  *
- * {@code --quick} runs every figure at small sizes to check the harness, and writes its table under
- * {@code <out>/quick/}. {@code --only} runs some figures; the table keeps the other figures' rows
- * from their latest run.
+ * <p>{@code P1-1X} and {@code P2-1X} are P1 and P2 on a table Hudi 1.0.1 wrote (table version 8),
+ * beside Hudi 1.0.1's own archiver; Hudi 1.0.1 runs from archive-bench-hudi1 (see {@link
+ * Hudi1Side}).
+ *
+ * <p>{@code --quick} runs every figure at small sizes to check the harness, and writes its table
+ * under {@code <out>/quick/}. {@code --only} runs some figures; the table keeps the other figures'
+ * rows from their latest run.
  */
 public final class BenchMain {
   private static final Logger LOG = LoggerFactory.getLogger(BenchMain.class);
@@ -42,10 +46,12 @@ public final class BenchMain {
       int bigRepetitions,
       List<Integer> p1Sizes,
       int wideSize,
-      int sampleSize) {
+      int sampleSize,
+      List<Integer> p1xSizes) {
     static Options parse(String[] args) throws IOException {
       boolean quick = false;
-      Set<String> only = new LinkedHashSet<>(List.of("P1", "P2", "P3", "P4", "P5", "P7"));
+      Set<String> only =
+          new LinkedHashSet<>(List.of("P1", "P2", "P3", "P4", "P5", "P7", "P1-1X", "P2-1X"));
       Path out = Path.of("bench", "results");
       Path work = null;
       Integer repetitions = null;
@@ -53,6 +59,7 @@ public final class BenchMain {
       List<Integer> p1Sizes = null;
       Integer wideSize = null;
       Integer sampleSize = null;
+      List<Integer> p1xSizes = null;
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
           case "--quick" -> quick = true;
@@ -67,23 +74,17 @@ public final class BenchMain {
           case "--repetitions" -> repetitions = Integer.parseInt(value(args, ++i, "--repetitions"));
           case "--big-repetitions" ->
               bigRepetitions = Integer.parseInt(value(args, ++i, "--big-repetitions"));
-          case "--p1-sizes" -> {
-            p1Sizes = new ArrayList<>();
-            for (String n : value(args, ++i, "--p1-sizes").split(",")) {
-              if (!n.isBlank()) {
-                p1Sizes.add(Integer.parseInt(n.strip()));
-              }
-            }
-          }
+          case "--p1-sizes" -> p1Sizes = sizes(value(args, ++i, "--p1-sizes"));
+          case "--p1x-sizes" -> p1xSizes = sizes(value(args, ++i, "--p1x-sizes"));
           case "--wide-size" -> wideSize = Integer.parseInt(value(args, ++i, "--wide-size"));
           case "--sample-size" -> sampleSize = Integer.parseInt(value(args, ++i, "--sample-size"));
           default ->
               throw new IllegalArgumentException(
                   "unknown option "
                       + args[i]
-                      + "; usage: [--quick] [--only P1,P2,P3,P4,P5,P7] [--out DIR] [--work DIR]"
-                      + " [--repetitions N] [--big-repetitions N] [--p1-sizes N,N]"
-                      + " [--wide-size N] [--sample-size N]");
+                      + "; usage: [--quick] [--only P1,P2,P3,P4,P5,P7,P1-1X,P2-1X] [--out DIR]"
+                      + " [--work DIR] [--repetitions N] [--big-repetitions N] [--p1-sizes N,N]"
+                      + " [--wide-size N] [--sample-size N] [--p1x-sizes N,N]");
         }
       }
       if (work == null) {
@@ -98,7 +99,18 @@ public final class BenchMain {
           bigRepetitions,
           p1Sizes != null ? p1Sizes : quick ? List.of(1_000) : List.of(10_000, 24_000, 100_000),
           wideSize != null ? wideSize : quick ? 1_000 : 3_000,
-          sampleSize != null ? sampleSize : quick ? 1_000 : 10_000);
+          sampleSize != null ? sampleSize : quick ? 1_000 : 10_000,
+          p1xSizes != null ? p1xSizes : quick ? List.of(1_000) : List.of(10_000, 24_000));
+    }
+
+    private static List<Integer> sizes(String list) {
+      List<Integer> sizes = new ArrayList<>();
+      for (String n : list.split(",")) {
+        if (!n.isBlank()) {
+          sizes.add(Integer.parseInt(n.strip()));
+        }
+      }
+      return sizes;
     }
 
     private static String value(String[] args, int i, String option) {
@@ -184,6 +196,39 @@ public final class BenchMain {
           new LatencyFigure(
               work, HudiWrittenFigure.defaultCliJar(HudiWrittenTables.benchTarget()), reps);
       runs.add(new Results.FigureRun("P7", start, machine, List.of(p7.measure(table))));
+    }
+    if (options.only().contains("P1-1X")) {
+      runs.addAll(hudi1Written(options, machine));
+    }
+    if (options.only().contains("P2-1X")) {
+      ZonedDateTime start = now();
+      Hudi1RequestsFigure p2x =
+          new Hudi1RequestsFigure(work, Hudi1WrittenTables.besideBuild(), Hudi1Side.locate());
+      runs.add(new Results.FigureRun("P2-1x", start, machine, p2x.measure(quick ? 300 : 3_000)));
+    }
+    return runs;
+  }
+
+  /**
+   * P1-1x: P1 on tables Hudi 1.0.1's write client wrote (table version 8), lengthened, beside Hudi
+   * 1.0.1's archiver; narrow, at some sizes.
+   */
+  private static List<Results.FigureRun> hudi1Written(Options options, Results.Machine machine)
+      throws Exception {
+    Hudi1Side hudi1 = Hudi1Side.locate();
+    Hudi1WrittenTables tables = Hudi1WrittenTables.besideBuild();
+    Hudi1WrittenFigure figure =
+        new Hudi1WrittenFigure(
+            options.work(),
+            HudiWrittenFigure.defaultCliJar(HudiWrittenTables.benchTarget()),
+            hudi1);
+    List<Results.FigureRun> runs = new ArrayList<>();
+    for (int size : options.p1xSizes()) {
+      ZonedDateTime start = now();
+      List<Row> rows = figure.rows(figure.measure(tables.get(size), options.repetitions()));
+      runs.add(
+          new Results.FigureRun(
+              String.format(Locale.ROOT, "P1-1x-%06d", size), start, machine, rows));
     }
     return runs;
   }

@@ -102,10 +102,19 @@ final class ChildJvm {
   /** {@code main} of {@code mainClass} on this JVM's class path. */
   static Outcome runMain(Class<?> mainClass, List<String> arguments, Path logs)
       throws IOException, InterruptedException {
+    return runMain(mainClass.getName(), System.getProperty("java.class.path"), arguments, logs);
+  }
+
+  /**
+   * {@code main} of the class named {@code mainClass} on {@code classPath} (another one than this
+   * JVM's: Hudi 1.0.1's side, see {@link Hudi1Side}).
+   */
+  static Outcome runMain(String mainClass, String classPath, List<String> arguments, Path logs)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(mainClass.getName());
+    command.add(classPath);
+    command.add(mainClass);
     command.addAll(arguments);
     return run(command, logs);
   }

@@ -114,7 +114,7 @@ final class TimelineLengthener {
    * the original timeline) replaced by its time in the copy. Equal lengths keep Avro's length
    * prefixes and JSON valid.
    */
-  private static byte[] shifted(byte[] bytes, Function<String, String> moved) {
+  static byte[] shifted(byte[] bytes, Function<String, String> moved) {
     byte[] out = bytes.clone();
     int i = 0;
     while (i < out.length) {
