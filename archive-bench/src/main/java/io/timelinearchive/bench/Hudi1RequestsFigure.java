@@ -3,6 +3,7 @@ package io.timelinearchive.bench;
 import io.timelinearchive.archive.ArchiveListener;
 import io.timelinearchive.archive.ArchiveResult;
 import io.timelinearchive.archive.TimelineArchiver;
+import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.ServiceRequestCounting;
@@ -12,7 +13,6 @@ import io.timelinearchive.storage.azure.CountedAzureStorage;
 import io.timelinearchive.storage.gcs.CountedGcsStorage;
 import io.timelinearchive.storage.gcs.FakeGcsServer;
 import io.timelinearchive.storage.s3.S3ProxyServer;
-import io.timelinearchive.timeline.TimelineInstant;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -151,12 +151,24 @@ final class Hudi1RequestsFigure {
     long total = wire.values().stream().mapToLong(Long::longValue).sum();
     // the floor of what ours archived, or (ours not running) of what Hudi 1.0.1 archives
     Set<String> archived = new TreeSet<>();
+    String timeline = ".hoodie/timeline/";
     if (result != null) {
-      result.archived().stream().map(TimelineInstant::fileName).forEach(archived::add);
+      // the instant files ours deleted: listed after the run (its requests are counted above),
+      // since a 1.x file's name holds a completion time that ArchiveResult's instants do not
+      Set<String> after = new TreeSet<>();
+      for (FileEntry f :
+          counted.storage().list(base.resolve(".hoodie").resolve("timeline")).toList()) {
+        after.add(f.name());
+      }
+      for (String path : files.keySet()) {
+        String name = path.startsWith(timeline) ? path.substring(timeline.length()) : "";
+        if (!name.isEmpty() && !name.contains("/") && !after.contains(name)) {
+          archived.add(name);
+        }
+      }
     } else {
       archived.addAll(hudi.files());
     }
-    String timeline = ".hoodie/timeline/";
     long nonEmpty =
         archived.stream()
             .filter(n -> files.getOrDefault(timeline + n, new byte[0]).length > 0)
