@@ -4,14 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.timelinearchive.lsm.Hudi1ActiveTimeline;
 import io.timelinearchive.lsm.Hudi1Selection;
+import io.timelinearchive.lsm.Hudi1TableFacts;
 import io.timelinearchive.select.ArchivalPlan;
 import io.timelinearchive.select.ArchivalPolicy;
+import io.timelinearchive.select.InstantSelector;
 import io.timelinearchive.select.MetadataTableRules;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.HoodieTable;
 import io.timelinearchive.timeline.TimelineFile;
+import io.timelinearchive.timeline.TimelineFormat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -183,6 +186,48 @@ class TestSameSelectionAsHudi1 {
             t -> inserts(t, 14)));
     s.add(
         new Scenario(
+            "cow, inline clustering, cleaner keeps file versions",
+            cow,
+            with(
+                CLUSTERING,
+                "hoodie.clustering.inline",
+                "true",
+                "hoodie.clustering.inline.max.commits",
+                "4"),
+            with(keep(2, 4, 1), "hoodie.cleaner.policy", "KEEP_LATEST_FILE_VERSIONS"),
+            t -> inserts(t, 14)));
+    s.add(
+        new Scenario(
+            "cow, inline clustering, archive beyond savepoint",
+            cow,
+            with(
+                CLUSTERING,
+                "hoodie.clustering.inline",
+                "true",
+                "hoodie.clustering.inline.max.commits",
+                "3"),
+            with(keep(2, 4, 1), "hoodie.archive.beyond.savepoint", "true"),
+            t -> {
+              inserts(t, 2);
+              t.savepoint(t.insertCommit());
+              inserts(t, 12);
+            }));
+    s.add(
+        new Scenario(
+            "mor, inline clustering",
+            mor,
+            with(
+                CLUSTERING,
+                "hoodie.clustering.inline",
+                "true",
+                "hoodie.clustering.inline.max.commits",
+                "3",
+                "hoodie.compact.inline.max.delta.commits",
+                "4"),
+            with(keep(2, 4, 1), "hoodie.compact.inline.max.delta.commits", "4"),
+            t -> inserts(t, 14)));
+    s.add(
+        new Scenario(
             "cow, pending clustering",
             cow,
             CLUSTERING,
@@ -284,7 +329,8 @@ class TestSameSelectionAsHudi1 {
     Set<String> hudiTook = new TreeSet<>(before);
     hudiTook.removeAll(after);
 
-    ArchivalPlan plan = ours(original, scenario.archival());
+    ArchivalPlan plan = ours(original, scenario.archival(), TimelineFormat.HUDI_1_LSM);
+    ArchivalPlan by015 = ours(original, scenario.archival(), TimelineFormat.HUDI_0);
     Set<String> weTake = new TreeSet<>();
     try (MetaStorage storage = MetaStorages.open(base(original), Map.of())) {
       HoodieTable table = HoodieTable.inspect(storage, base(original));
@@ -303,6 +349,8 @@ class TestSameSelectionAsHudi1 {
             + " files, we "
             + weTake.size()
             + (hudiTook.equals(weTake) ? " (same)" : " (DIFFERENT)")
+            + ", Hudi 0.15's rules "
+            + by015.files().size()
             + "; "
             + plan.barrier());
     assertThat(weTake)
@@ -310,16 +358,28 @@ class TestSameSelectionAsHudi1 {
         .containsExactlyElementsOf(hudiTook);
   }
 
-  private static ArchivalPlan ours(Path table, Map<String, String> archival) throws IOException {
+  /** Our plan by Hudi 1.0.1's rules (the entry the archiver calls), or by 0.15's for contrast. */
+  private static ArchivalPlan ours(Path table, Map<String, String> archival, TimelineFormat rules)
+      throws IOException {
     try (MetaStorage storage = MetaStorages.open(base(table), Map.of())) {
       HoodieTable hoodieTable = HoodieTable.inspect(storage, base(table));
-      return Hudi1Selection.plan(
-          storage,
-          hoodieTable,
-          Hudi1ActiveTimeline.load(storage, hoodieTable),
-          ArchivalPolicy.fromConfig(archival),
-          MetadataTableRules.fromConfig(archival),
-          Instant.now());
+      Hudi1ActiveTimeline active = Hudi1ActiveTimeline.load(storage, hoodieTable);
+      ArchivalPolicy policy = ArchivalPolicy.fromConfig(archival);
+      if (rules == TimelineFormat.HUDI_1_LSM) {
+        return Hudi1Selection.plan(
+            storage,
+            hoodieTable,
+            active,
+            policy,
+            MetadataTableRules.fromConfig(archival),
+            Instant.now());
+      }
+      return InstantSelector.plan(
+          active.asActiveTimeline().timeline(),
+          Hudi1TableFacts.load(storage, hoodieTable, active),
+          policy,
+          Instant.now(),
+          rules);
     }
   }
 
