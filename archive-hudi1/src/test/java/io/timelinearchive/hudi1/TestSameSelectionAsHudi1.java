@@ -288,6 +288,40 @@ class TestSameSelectionAsHudi1 {
             }));
     s.add(
         new Scenario(
+            "cow, metadata table",
+            cow,
+            Map.of("hoodie.metadata.enable", "true"),
+            keep(2, 4, 1),
+            t -> commits(t, 14)));
+    s.add(
+        new Scenario(
+            "cow, metadata table compacted rarely",
+            cow,
+            Map.of(
+                "hoodie.metadata.enable", "true", "hoodie.metadata.compact.max.delta.commits", "7"),
+            keep(2, 4, 1),
+            t -> commits(t, 12)));
+    s.add(
+        new Scenario(
+            "cow, metadata table not compacted yet",
+            cow,
+            Map.of(
+                "hoodie.metadata.enable",
+                "true",
+                "hoodie.metadata.compact.max.delta.commits",
+                "50"),
+            keep(2, 4, 1),
+            t -> commits(t, 10)));
+    s.add(
+        new Scenario(
+            "mor, metadata table",
+            mor,
+            Map.of(
+                "hoodie.metadata.enable", "true", "hoodie.compact.inline.max.delta.commits", "3"),
+            with(keep(2, 4, 1), "hoodie.compact.inline.max.delta.commits", "3"),
+            t -> commits(t, 14)));
+    s.add(
+        new Scenario(
             "mor, compaction trigger by time",
             mor,
             Map.of("hoodie.compact.inline", "false"),
