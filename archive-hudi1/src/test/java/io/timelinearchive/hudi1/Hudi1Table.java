@@ -16,6 +16,7 @@ import org.apache.hudi.client.WriteStatus;
 import org.apache.hudi.client.common.HoodieJavaEngineContext;
 import org.apache.hudi.common.model.HoodieAvroPayload;
 import org.apache.hudi.common.model.HoodieAvroRecord;
+import org.apache.hudi.common.model.HoodieFailedWritesCleaningPolicy;
 import org.apache.hudi.common.model.HoodieKey;
 import org.apache.hudi.common.model.HoodieRecord;
 import org.apache.hudi.common.model.HoodieTableType;
@@ -23,6 +24,7 @@ import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.hadoop.fs.HadoopFSUtils;
+import org.apache.hudi.metadata.HoodieMetadataWriteUtils;
 import org.apache.hudi.storage.StorageConfiguration;
 
 /**
@@ -100,6 +102,23 @@ final class Hudi1Table implements Closeable {
         basePath,
         new HoodieJavaWriteClient<>(
             new HoodieJavaEngineContext(conf), writeConfig(basePath, type, settings)));
+  }
+
+  /**
+   * A client on the metadata table of the table in {@code dir}, configured as Hudi 1.0.1's metadata
+   * writer configures its own from the data table's {@code settings} ({@code
+   * HoodieMetadataWriteUtils.createMetadataWriteConfig}).
+   */
+  static Hudi1Table openMetadataTable(
+      Path dir, HoodieTableType type, Map<String, String> settings) {
+    String basePath = "file://" + dir.toAbsolutePath();
+    StorageConfiguration<Configuration> conf = HadoopFSUtils.getStorageConf(new Configuration());
+    HoodieWriteConfig metadataConfig =
+        HoodieMetadataWriteUtils.createMetadataWriteConfig(
+            writeConfig(basePath, type, settings), HoodieFailedWritesCleaningPolicy.EAGER);
+    return new Hudi1Table(
+        metadataConfig.getBasePath(),
+        new HoodieJavaWriteClient<>(new HoodieJavaEngineContext(conf), metadataConfig));
   }
 
   private static HoodieWriteConfig writeConfig(

@@ -392,6 +392,99 @@ class TestSameSelectionAsHudi1 {
         .containsExactlyElementsOf(hudiTook);
   }
 
+  static List<Scenario> metadataTableScenarios() {
+    return List.of(
+        new Scenario(
+            "cow, the metadata table itself",
+            HoodieTableType.COPY_ON_WRITE,
+            Map.of("hoodie.metadata.enable", "true"),
+            keep(2, 4, 1),
+            t -> commits(t, 16)),
+        new Scenario(
+            "cow, the metadata table itself, below its cleaner's retention",
+            HoodieTableType.COPY_ON_WRITE,
+            Map.of(
+                "hoodie.metadata.enable", "true", "hoodie.metadata.compact.max.delta.commits", "3"),
+            with(keep(2, 4, 1), "hoodie.metadata.compact.max.delta.commits", "3"),
+            t -> commits(t, 8)),
+        new Scenario(
+            "mor, the metadata table itself",
+            HoodieTableType.MERGE_ON_READ,
+            Map.of(
+                "hoodie.metadata.enable",
+                "true",
+                "hoodie.metadata.compact.max.delta.commits",
+                "4",
+                "hoodie.compact.inline.max.delta.commits",
+                "3"),
+            with(
+                keep(2, 4, 1),
+                "hoodie.compact.inline.max.delta.commits",
+                "3",
+                "hoodie.metadata.compact.max.delta.commits",
+                "4"),
+            t -> commits(t, 16)));
+  }
+
+  /**
+   * A metadata table, archived by the rules Hudi 1.0.1's metadata writer gives it, once Hudi has
+   * archived its data table (which Hudi 1.0.1 itself archives after each data commit, bounded by
+   * the data table's earliest commit, so nothing is left to take before that).
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("metadataTableScenarios")
+  void ourPlanOfAMetadataTableNamesTheFilesHudisArchiverTakes(Scenario scenario)
+      throws IOException {
+    Path original = tmp.resolve("table");
+    Map<String, String> write = new HashMap<>(scenario.writeSettings());
+    write.putAll(scenario.archival());
+    write.put("hoodie.archive.automatic", "false");
+    try (Hudi1Table table = Hudi1Table.create(original, scenario.type(), write)) {
+      scenario.script().write(table);
+    }
+    Path state = Hudi1Tables.copy(original, tmp.resolve("state"));
+    try (Hudi1Table hudi = Hudi1Table.open(state, scenario.type(), write)) {
+      hudi.archive();
+    }
+    Path copy = Hudi1Tables.copy(state, tmp.resolve("copy"));
+    Path metadata = Path.of(".hoodie", "metadata");
+
+    Set<String> before = timelineNames(copy.resolve(metadata));
+    try (Hudi1Table hudi = Hudi1Table.openMetadataTable(copy, scenario.type(), write)) {
+      hudi.archive();
+    }
+    Set<String> after = timelineNames(copy.resolve(metadata));
+    assertThat(after).isSubsetOf(before);
+    Set<String> hudiTook = new TreeSet<>(before);
+    hudiTook.removeAll(after);
+
+    ArchivalPlan plan =
+        ours(state.resolve(metadata), scenario.archival(), TimelineFormat.HUDI_1_LSM);
+    Set<String> weTake = new TreeSet<>();
+    try (MetaStorage storage = MetaStorages.open(base(state), Map.of())) {
+      HoodieTable table = HoodieTable.inspect(storage, base(state.resolve(metadata)));
+      for (TimelineFile file :
+          Hudi1Selection.selectedFiles(
+              plan, Hudi1ActiveTimeline.load(storage, table).asActiveTimeline())) {
+        weTake.add(file.file().name());
+      }
+    }
+    OUTCOMES.add(
+        scenario.name()
+            + ": Hudi took "
+            + hudiTook.size()
+            + " of "
+            + before.size()
+            + " files, we "
+            + weTake.size()
+            + (hudiTook.equals(weTake) ? " (same)" : " (DIFFERENT)")
+            + "; "
+            + plan.barrier());
+    assertThat(weTake)
+        .as("%s: %s", scenario.name(), plan.barriers())
+        .containsExactlyElementsOf(hudiTook);
+  }
+
   /** Our plan by Hudi 1.0.1's rules (the entry the archiver calls), or by 0.15's for contrast. */
   private static ArchivalPlan ours(Path table, Map<String, String> archival, TimelineFormat rules)
       throws IOException {
