@@ -59,7 +59,7 @@ final class TimelineFixture {
             result.add(new TimelineInstant(time, action, state));
           }
         }
-        case COMPACTION, LOG_COMPACTION ->
+        case COMPACTION, LOG_COMPACTION, CLUSTERING ->
             result.add(
                 new TimelineInstant(
                     time, state == State.COMPLETED ? action.comparable() : action, state));

@@ -16,6 +16,7 @@ import org.apache.hudi.client.WriteStatus;
 import org.apache.hudi.client.common.HoodieJavaEngineContext;
 import org.apache.hudi.common.model.HoodieAvroPayload;
 import org.apache.hudi.common.model.HoodieAvroRecord;
+import org.apache.hudi.common.model.HoodieFailedWritesCleaningPolicy;
 import org.apache.hudi.common.model.HoodieKey;
 import org.apache.hudi.common.model.HoodieRecord;
 import org.apache.hudi.common.model.HoodieTableType;
@@ -23,6 +24,7 @@ import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.hadoop.fs.HadoopFSUtils;
+import org.apache.hudi.metadata.HoodieMetadataWriteUtils;
 import org.apache.hudi.storage.StorageConfiguration;
 
 /**
@@ -101,6 +103,33 @@ final class Hudi1Table implements Closeable {
             new HoodieJavaEngineContext(conf), writeConfig(basePath, type, settings)));
   }
 
+  /** A client on the table Hudi already wrote in {@code dir}, with {@code settings}. */
+  static Hudi1Table open(Path dir, HoodieTableType type, Map<String, String> settings) {
+    String basePath = "file://" + dir.toAbsolutePath();
+    StorageConfiguration<Configuration> conf = HadoopFSUtils.getStorageConf(new Configuration());
+    return new Hudi1Table(
+        basePath,
+        new HoodieJavaWriteClient<>(
+            new HoodieJavaEngineContext(conf), writeConfig(basePath, type, settings)));
+  }
+
+  /**
+   * A client on the metadata table of the table in {@code dir}, configured as Hudi 1.0.1's metadata
+   * writer configures its own from the data table's {@code settings} ({@code
+   * HoodieMetadataWriteUtils.createMetadataWriteConfig}).
+   */
+  static Hudi1Table openMetadataTable(
+      Path dir, HoodieTableType type, Map<String, String> settings) {
+    String basePath = "file://" + dir.toAbsolutePath();
+    StorageConfiguration<Configuration> conf = HadoopFSUtils.getStorageConf(new Configuration());
+    HoodieWriteConfig metadataConfig =
+        HoodieMetadataWriteUtils.createMetadataWriteConfig(
+            writeConfig(basePath, type, settings), HoodieFailedWritesCleaningPolicy.EAGER);
+    return new Hudi1Table(
+        metadataConfig.getBasePath(),
+        new HoodieJavaWriteClient<>(new HoodieJavaEngineContext(conf), metadataConfig));
+  }
+
   private static HoodieWriteConfig writeConfig(
       String basePath, HoodieTableType type, Map<String, String> settings) {
     Properties p = new Properties();
@@ -143,21 +172,82 @@ final class Hudi1Table implements Closeable {
     return time;
   }
 
+  /**
+   * One insert of new keys, committed: with {@code hoodie.parquet.small.file.limit=0} each is a
+   * file group of its own, which clustering can then merge.
+   *
+   * @return the commit's instant time
+   */
+  String insertCommit() {
+    String time = client.startCommit();
+    List<WriteStatus> statuses = client.insert(records(time, "new-" + time + "-"), time);
+    if (!client.commit(time, statuses)) {
+      throw new IllegalStateException("Hudi 1.0.1 did not commit " + time);
+    }
+    return time;
+  }
+
+  /**
+   * One upsert written but never committed: an inflight commit (or deltacommit), which the next
+   * {@link #commit} rolls back (Hudi's eager cleaning of failed writes).
+   *
+   * @return its instant time
+   */
+  String failedWrite() {
+    String time = client.startCommit();
+    client.upsert(records(time), time);
+    return time;
+  }
+
+  /** A savepoint of the completed commit at {@code time}. */
+  void savepoint(String time) {
+    client.savepoint(time, "timeline-archive", "a test's savepoint");
+  }
+
+  /** Schedules a compaction (merge-on-read) and leaves it pending. */
+  String scheduleCompaction() {
+    Option<String> time = client.scheduleCompaction(Option.empty());
+    if (!time.isPresent()) {
+      throw new IllegalStateException("Hudi 1.0.1 scheduled no compaction");
+    }
+    return time.get();
+  }
+
+  /** Schedules a clustering and leaves it pending. */
+  String scheduleClustering() {
+    Option<String> time = client.scheduleClustering(Option.empty());
+    if (!time.isPresent()) {
+      throw new IllegalStateException("Hudi 1.0.1 scheduled no clustering");
+    }
+    return time.get();
+  }
+
+  /**
+   * Runs Hudi 1.0.1's own archiver ({@code TimelineArchiverV2}) once, with this client's config.
+   */
+  void archive() {
+    client.archive();
+  }
+
   String basePath() {
     return basePath;
   }
 
   private List<HoodieRecord<HoodieAvroPayload>> records(String time) {
+    return records(time, "key-");
+  }
+
+  private List<HoodieRecord<HoodieAvroPayload>> records(String time, String keyPrefix) {
     List<HoodieRecord<HoodieAvroPayload>> records = new ArrayList<>();
     for (int k = 0; k < KEYS; k++) {
       GenericRecord r = new GenericData.Record(SCHEMA);
-      r.put("key", "key-" + k);
+      r.put("key", keyPrefix + k);
       r.put("partition", "p0");
       r.put("ts", ++sequence);
       r.put("value", (int) (Long.parseLong(time.substring(time.length() - 6)) + k));
       records.add(
           new HoodieAvroRecord<>(
-              new HoodieKey("key-" + k, "p0"), new HoodieAvroPayload(Option.of(r))));
+              new HoodieKey(keyPrefix + k, "p0"), new HoodieAvroPayload(Option.of(r))));
     }
     return records;
   }
