@@ -103,16 +103,6 @@ final class Hudi1Table implements Closeable {
             new HoodieJavaEngineContext(conf), writeConfig(basePath, type, settings)));
   }
 
-  /** A client on the table Hudi already wrote in {@code dir}, with {@code settings}. */
-  static Hudi1Table open(Path dir, HoodieTableType type, Map<String, String> settings) {
-    String basePath = "file://" + dir.toAbsolutePath();
-    StorageConfiguration<Configuration> conf = HadoopFSUtils.getStorageConf(new Configuration());
-    return new Hudi1Table(
-        basePath,
-        new HoodieJavaWriteClient<>(
-            new HoodieJavaEngineContext(conf), writeConfig(basePath, type, settings)));
-  }
-
   /**
    * A client on the metadata table of the table in {@code dir}, configured as Hudi 1.0.1's metadata
    * writer configures its own from the data table's {@code settings} ({@code
