@@ -203,7 +203,11 @@ public final class BenchMain {
     if (options.only().contains("P2-1X")) {
       ZonedDateTime start = now();
       Hudi1RequestsFigure p2x =
-          new Hudi1RequestsFigure(work, Hudi1WrittenTables.besideBuild(), Hudi1Side.locate());
+          new Hudi1RequestsFigure(
+              work,
+              Hudi1WrittenTables.besideBuild(),
+              Hudi1Side.locate(),
+              HudiWrittenFigure.defaultCliJar(HudiWrittenTables.benchTarget()));
       runs.add(new Results.FigureRun("P2-1x", start, machine, p2x.measure(quick ? 300 : 3_000)));
     }
     return runs;

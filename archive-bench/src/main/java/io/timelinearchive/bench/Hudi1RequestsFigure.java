@@ -1,21 +1,16 @@
 package io.timelinearchive.bench;
 
-import io.timelinearchive.archive.ArchiveListener;
-import io.timelinearchive.archive.ArchiveResult;
-import io.timelinearchive.archive.TimelineArchiver;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.timelinearchive.storage.FileEntry;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.storage.MetaStorages;
-import io.timelinearchive.storage.ServiceRequestCounting;
 import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.storage.azure.Azurite;
-import io.timelinearchive.storage.azure.CountedAzureStorage;
-import io.timelinearchive.storage.gcs.CountedGcsStorage;
 import io.timelinearchive.storage.gcs.FakeGcsServer;
 import io.timelinearchive.storage.s3.S3ProxyServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -26,7 +21,6 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,7 +41,13 @@ final class Hudi1RequestsFigure {
   /** The writes that make a layer-0 history file current in 1.x: file, manifest, _version_. */
   static final int HISTORY_WRITES = 3;
 
-  private record Counted(MetaStorage storage, Supplier<Map<String, Long>> requests) {}
+  /**
+   * A server's storage as this JVM reaches it (copies and listings), and the settings that reach it
+   * from the CLI's JVM.
+   */
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private record Counted(MetaStorage storage, Map<String, String> config) {}
 
   /** What Hudi 1.0.1 archived from a local copy: the instant files it removed, by name. */
   private record HudiSelection(Set<String> files) {}
@@ -55,8 +55,10 @@ final class Hudi1RequestsFigure {
   private final Hudi1WrittenTables tables;
   private final Hudi1Side hudi1;
   private final Path work;
+  private final Path cliJar;
 
-  Hudi1RequestsFigure(Path work, Hudi1WrittenTables tables, Hudi1Side hudi1) {
+  Hudi1RequestsFigure(Path work, Hudi1WrittenTables tables, Hudi1Side hudi1, Path cliJar) {
+    this.cliJar = cliJar;
     this.work = work;
     this.tables = tables;
     this.hudi1 = hudi1;
@@ -79,13 +81,7 @@ final class Hudi1RequestsFigure {
     StorageLocation base = StorageLocation.of("s3://" + bucket + "/warehouse/trips");
     try (MetaStorage storage = server.open(bucket, Map.of())) {
       copy(files, storage, base);
-      return run(
-          "S3Proxy",
-          1_000,
-          files,
-          hudi,
-          base,
-          new Counted(storage, () -> ServiceRequestCounting.countsOf(storage)));
+      return run("S3Proxy", 1_000, files, hudi, base, new Counted(storage, server.config()));
     }
   }
 
@@ -98,8 +94,8 @@ final class Hudi1RequestsFigure {
       try (MetaStorage writer = MetaStorages.open(base, azurite.config())) {
         copy(files, writer, base);
       }
-      try (CountedAzureStorage counted = new CountedAzureStorage(root, azurite.config())) {
-        return run("Azurite", 256, files, hudi, base, new Counted(counted, counted::requests));
+      try (MetaStorage storage = MetaStorages.open(base, azurite.config())) {
+        return run("Azurite", 256, files, hudi, base, new Counted(storage, azurite.config()));
       }
     } finally {
       container.delete();
@@ -113,10 +109,8 @@ final class Hudi1RequestsFigure {
     try (MetaStorage writer = MetaStorages.open(base, server.config())) {
       copy(files, writer, base);
     }
-    try (CountedGcsStorage counted =
-        CountedGcsStorage.open(server, StorageLocation.of("gs://" + bucket))) {
-      return run(
-          "fake-gcs-server", 100, files, hudi, base, new Counted(counted, counted::requests));
+    try (MetaStorage storage = MetaStorages.open(base, server.config())) {
+      return run("fake-gcs-server", 100, files, hudi, base, new Counted(storage, server.config()));
     }
   }
 
@@ -128,26 +122,27 @@ final class Hudi1RequestsFigure {
       StorageLocation base,
       Counted counted)
       throws Exception {
-    Map<String, Long> before = counted.requests().get();
-    ArchiveResult result = null;
+    // ours is the CLI jar in a JVM of its own (archive-lsm's Parquet and the bench's Hudi 0.15 do
+    // not share a class path); the requests are those its backend counted, as its report gives them
+    ChildJvm.Outcome o =
+        ChildJvm.runCli(
+            cliJar,
+            HudiWrittenFigure.cliArchive(base.toString(), counted.config()),
+            work.resolve("p2-1x-logs"));
+    Map<String, Long> wire = new TreeMap<>();
+    JsonNode result = null;
     String unavailable = null;
-    try (TimelineArchiver archiver =
-        TimelineArchiver.create(
-            counted.storage(),
-            base,
-            ArchivalFigure.SETTINGS,
-            Clock.systemUTC(),
-            ArchiveListener.NONE)) {
-      result = archiver.archiveIfRequired();
-    } catch (Exception e) {
-      // until our archiver takes 1.x tables (table version 8) it refuses them: say so, not a number
+    if (o.exit() == 0) {
+      result = JSON.readTree(o.stdout());
+      result
+          .path("serviceRequests")
+          .fields()
+          .forEachRemaining(e -> wire.put(e.getKey(), e.getValue().asLong()));
+    } else {
       unavailable =
-          e.getClass().getSimpleName()
-              + ": "
-              + String.valueOf(e.getMessage()).replace(base.toString(), "TABLE");
+          "exit " + o.exit() + ": " + o.stderr().strip().replace(base.toString(), "TABLE");
       LOG.warn("P2-1x {}: ours not available: {}", server, unavailable);
     }
-    Map<String, Long> wire = minus(counted.requests().get(), before);
     long total = wire.values().stream().mapToLong(Long::longValue).sum();
     // the floor of what ours archived, or (ours not running) of what Hudi 1.0.1 archives
     Set<String> archived = new TreeSet<>();
@@ -224,11 +219,12 @@ final class Hudi1RequestsFigure {
     String note =
         String.format(
             Locale.ROOT,
-            "%s wire requests %s; storage calls (SPI) %s; %s; sequential (all but the instant"
+            "%s wire requests as the CLI's backend counted them %s; storage calls (SPI) %s; %s;"
+                + " sequential (all but the instant"
                 + " reads and pending batches): %d, of which %d completed deletes",
             server,
             wire,
-            result.requests(),
+            result.path("requests"),
             floorNote,
             sequential,
             completed);
@@ -315,17 +311,5 @@ final class Hudi1RequestsFigure {
     } finally {
       pool.shutdownNow();
     }
-  }
-
-  private static Map<String, Long> minus(Map<String, Long> after, Map<String, Long> before) {
-    Map<String, Long> run = new TreeMap<>();
-    after.forEach(
-        (operation, count) -> {
-          long n = count - before.getOrDefault(operation, 0L);
-          if (n != 0) {
-            run.put(operation, n);
-          }
-        });
-    return run;
   }
 }
