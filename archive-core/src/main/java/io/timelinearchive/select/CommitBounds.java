@@ -43,33 +43,8 @@ final class CommitBounds {
    */
   private List<Bound> bounds() {
     List<Bound> bounds = new ArrayList<>();
-    if (!policy.archiveBeyondSavepoint() && t.firstSavepoint != null) {
-      bounds.add(
-          new Bound(
-              Kind.SAVEPOINT,
-              t.firstSavepoint,
-              t.firstSavepoint,
-              "first savepoint at " + t.firstSavepoint));
-    }
-    // Hudi's "oldest commit to retain": the last completed commit before the oldest pending
-    // write instant (or that instant itself when no commit precedes it); it is kept too.
-    if (t.firstPendingWrite >= 0) {
-      String pendingTime = t.time(t.firstPendingWrite);
-      int before = t.countBefore(t.commits, pendingTime);
-      String kept = before == 0 ? pendingTime : t.time(t.commits.get(before - 1));
-      bounds.add(
-          new Bound(
-              Kind.PENDING_INSTANT,
-              kept,
-              pendingTime,
-              "oldest pending "
-                  + t.latest[t.firstPendingWrite].action()
-                  + " at "
-                  + pendingTime
-                  + (before == 0
-                      ? ""
-                      : " (the last completed commit before it, " + kept + ", stays too)")));
-    }
+    firstSavepoint(t, policy).ifPresent(bounds::add);
+    pendingWrite(t).ifPresent(bounds::add);
     if (facts.tableType() == TableFacts.TableType.MERGE_ON_READ
         && policy.compactionTrigger().countsDeltaCommits()) {
       String compaction = earliestInstantToRetainForCompaction();
@@ -93,6 +68,44 @@ final class CommitBounds {
       bounds.add(clustering);
     }
     return bounds;
+  }
+
+  /** The first savepoint, unless savepointed commits are skipped (both Hudi versions). */
+  static Optional<Bound> firstSavepoint(GroupedTimeline t, ArchivalPolicy policy) {
+    if (policy.archiveBeyondSavepoint() || t.firstSavepoint == null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Bound(
+            Kind.SAVEPOINT,
+            t.firstSavepoint,
+            t.firstSavepoint,
+            "first savepoint at " + t.firstSavepoint));
+  }
+
+  /**
+   * Hudi's "oldest commit to retain" (both versions): the last completed commit before the oldest
+   * pending write instant (or that instant itself when no commit precedes it); it is kept too.
+   */
+  static Optional<Bound> pendingWrite(GroupedTimeline t) {
+    if (t.firstPendingWrite < 0) {
+      return Optional.empty();
+    }
+    String pendingTime = t.time(t.firstPendingWrite);
+    int before = t.countBefore(t.commits, pendingTime);
+    String kept = before == 0 ? pendingTime : t.time(t.commits.get(before - 1));
+    return Optional.of(
+        new Bound(
+            Kind.PENDING_INSTANT,
+            kept,
+            pendingTime,
+            "oldest pending "
+                + t.latest[t.firstPendingWrite].action()
+                + " at "
+                + pendingTime
+                + (before == 0
+                    ? ""
+                    : " (the last completed commit before it, " + kept + ", stays too)")));
   }
 
   // Hudi's CompactionUtils.getOldestInstantToRetainForCompaction: keep the delta commits since

@@ -39,15 +39,8 @@ final class Hudi1CommitBounds {
 
   private List<Bound> bounds() {
     List<Bound> bounds = new ArrayList<>();
-    if (!policy.archiveBeyondSavepoint() && t.firstSavepoint != null) {
-      bounds.add(
-          new Bound(
-              Kind.SAVEPOINT,
-              t.firstSavepoint,
-              t.firstSavepoint,
-              "first savepoint at " + t.firstSavepoint));
-    }
-    pendingWrite().ifPresent(bounds::add);
+    CommitBounds.firstSavepoint(t, policy).ifPresent(bounds::add);
+    CommitBounds.pendingWrite(t).ifPresent(bounds::add);
     if (facts.tableType() == TableFacts.TableType.MERGE_ON_READ
         && policy.compactionTrigger().countsDeltaCommits()) {
       compaction().ifPresent(bounds::add);
@@ -71,29 +64,6 @@ final class Hudi1CommitBounds {
       return t.time(group).compareTo(time) > 0;
     }
     return completionTime(group).compareTo(time) > 0 && !t.time(group).equals(time);
-  }
-
-  // The last completed commit before the oldest pending write instant, or that instant itself when
-  // no commit precedes it (unchanged from Hudi 0.15).
-  private Optional<Bound> pendingWrite() {
-    if (t.firstPendingWrite < 0) {
-      return Optional.empty();
-    }
-    String pendingTime = t.time(t.firstPendingWrite);
-    int before = t.countBefore(t.commits, pendingTime);
-    String kept = before == 0 ? pendingTime : t.time(t.commits.get(before - 1));
-    return Optional.of(
-        new Bound(
-            Kind.PENDING_INSTANT,
-            kept,
-            pendingTime,
-            "oldest pending "
-                + t.latest[t.firstPendingWrite].action()
-                + " at "
-                + pendingTime
-                + (before == 0
-                    ? ""
-                    : " (the last completed commit before it, " + kept + ", stays too)")));
   }
 
   // Hudi 1.0.1's CompactionUtils.getEarliestInstantToRetainForCompaction: the delta commits that
