@@ -147,6 +147,36 @@ class TestWeArchiveHudi1Tables {
     }
   }
 
+  /** {@code archive-all} finds 1.x tables below a folder and archives each. */
+  @org.junit.jupiter.api.Test
+  void archiveAllArchivesEveryHudi1TableBelowAFolder() throws IOException {
+    Path warehouse = tmp.resolve("warehouse");
+    Map<HoodieTableType, Map<String, byte[]>> before = new EnumMap<>(HoodieTableType.class);
+    for (HoodieTableType type : HoodieTableType.values()) {
+      Path table =
+          Hudi1Tables.copy(WRITTEN.get(type), warehouse.resolve(type.name().toLowerCase()));
+      before.put(type, completedFiles(table));
+    }
+
+    Run all =
+        run(
+            "archive-all",
+            warehouse.toString(),
+            "--min",
+            "2",
+            "--max",
+            "3",
+            "--conf",
+            "hoodie.clean.commits.retained=1");
+
+    assertThat(all.exit()).as(all.err()).isZero();
+    for (HoodieTableType type : HoodieTableType.values()) {
+      Path table = warehouse.resolve(type.name().toLowerCase());
+      assertThat(table.resolve(".hoodie/timeline/history/_version_")).exists();
+      assertHudiReadsEverything(table, before.get(type));
+    }
+  }
+
   /** A history we cannot read stops the run before anything is written or deleted. */
   @ParameterizedTest
   @EnumSource(HoodieTableType.class)
