@@ -135,7 +135,7 @@ final class LsmTimelineHistory implements TimelineHistory {
     }
     Set<InstantKey> keys = new HashSet<>();
     for (LsmHistoryInstant row : LsmParquetFile.read(storage.read(file), file, false)) {
-      Action.fromName(row.action())
+      Action.fromHudi1Name(row.action())
           .ifPresent(a -> keys.add(new InstantKey(row.requestedTime(), a.comparable())));
     }
     Set<TimelineInstant> archived = new HashSet<>();
