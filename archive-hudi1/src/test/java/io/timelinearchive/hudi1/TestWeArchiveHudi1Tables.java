@@ -7,6 +7,7 @@ import static io.timelinearchive.hudi1.Hudi1Reads.storage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.timelinearchive.archive.ArchiveListener;
 import io.timelinearchive.archive.ArchiveResult;
 import io.timelinearchive.archive.TimelineArchiver;
 import io.timelinearchive.archive.read.ArchiveReadOptions;
@@ -16,13 +17,18 @@ import io.timelinearchive.lsm.Hudi1ActiveTimeline;
 import io.timelinearchive.lsm.LsmHistory;
 import io.timelinearchive.lsm.LsmHistoryInstant;
 import io.timelinearchive.select.ArchivalPlan;
+import io.timelinearchive.select.Barrier;
+import io.timelinearchive.storage.ForwardingMetaStorage;
 import io.timelinearchive.storage.MetaStorage;
+import io.timelinearchive.storage.StorageLocation;
 import io.timelinearchive.timeline.HoodieTable;
+import io.timelinearchive.timeline.TimelineInstant;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -174,6 +180,73 @@ class TestWeArchiveHudi1Tables {
       Path table = warehouse.resolve(type.name().toLowerCase());
       assertThat(table.resolve(".hoodie/timeline/history/_version_")).exists();
       assertHudiReadsEverything(table, before.get(type));
+    }
+  }
+
+  /**
+   * A selected instant file that cannot be read: by default the run fails before writing anything;
+   * with {@code hoodie.fail.on.timeline.archiving=false} it archives what is older and names the
+   * file as the barrier.
+   */
+  @ParameterizedTest
+  @EnumSource(HoodieTableType.class)
+  void anUnreadableInstantFileStopsSelectionBeforeItsInstant(HoodieTableType type)
+      throws IOException {
+    Path table = copy(type);
+    Map<String, byte[]> completed = completedFiles(table);
+    StorageLocation base = base(table);
+    List<TimelineInstant> planned;
+    try (TimelineArchiver archiver = TimelineArchiver.open(base.toString(), ARCHIVAL)) {
+      planned = archiver.plan().files();
+    }
+    List<String> commits =
+        planned.stream()
+            .filter(i -> i.isCompleted() && i.action().isWriteAction())
+            .map(TimelineInstant::time)
+            .distinct()
+            .toList();
+    assertThat(commits).hasSizeGreaterThan(2);
+    String broken = commits.get(2);
+    Map<String, String> before = Hudi1Tables.snapshot(table.resolve(".hoodie"));
+
+    try (MetaStorage storage = new FailingReads(storage(table), broken)) {
+      assertThatThrownBy(
+              () ->
+                  TimelineArchiver.create(
+                          storage, base, ARCHIVAL, Clock.systemUTC(), ArchiveListener.NONE)
+                      .archiveIfRequired())
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining(broken);
+      assertThat(Hudi1Tables.snapshot(table.resolve(".hoodie"))).isEqualTo(before);
+
+      Map<String, String> lenient = new TreeMap<>(ARCHIVAL);
+      lenient.put("hoodie.fail.on.timeline.archiving", "false");
+      ArchiveResult result =
+          TimelineArchiver.create(storage, base, lenient, Clock.systemUTC(), ArchiveListener.NONE)
+              .archiveIfRequired();
+      assertThat(result.barrier().kind()).isEqualTo(Barrier.Kind.UNREADABLE_FILE);
+      assertThat(result.barrier().message()).contains(broken);
+      assertThat(result.archived()).isNotEmpty().allMatch(i -> i.time().compareTo(broken) < 0);
+    }
+    assertHudiReadsEverything(table, completed);
+  }
+
+  /** A store on which reading the completed file of one instant fails. */
+  private static final class FailingReads extends ForwardingMetaStorage {
+    private final String instantTime;
+
+    FailingReads(MetaStorage delegate, String instantTime) {
+      super(delegate);
+      this.instantTime = instantTime;
+    }
+
+    @Override
+    public byte[] read(StorageLocation file) throws IOException {
+      String name = file.fileName();
+      if (name.startsWith(instantTime + "_")) {
+        throw new IOException("simulated bad sector in " + file);
+      }
+      return super.read(file);
     }
   }
 

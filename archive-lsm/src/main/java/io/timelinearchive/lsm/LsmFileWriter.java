@@ -70,26 +70,84 @@ final class LsmFileWriter {
    * @param name the file's name, for messages
    */
   static byte[] write(String name, List<LsmRow> rows) {
-    ByteArrayOutputFile file = new ByteArrayOutputFile(name);
-    try (ParquetWriter<LsmRow> writer =
-        new Builder(file)
-            .withCompressionCodec(CompressionCodecName.GZIP)
-            .withWriteMode(ParquetFileWriter.Mode.CREATE)
-            .withRowGroupSize(ROW_GROUP_BYTES)
-            .withPageSize(PAGE_BYTES)
-            .withDictionaryPageSize(PAGE_BYTES)
-            .withDictionaryEncoding(true)
-            .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
-            .withConf(new Configuration(false))
-            .build()) {
-      for (LsmRow row : rows) {
-        writer.write(row);
-      }
-    } catch (IOException e) {
-      // nothing but memory is written to
-      throw new UncheckedIOException("cannot encode " + name, e);
+    try (Rows file = start(name)) {
+      rows.forEach(file::add);
+      return file.finish();
     }
-    return file.toByteArray();
+  }
+
+  /**
+   * A history file to be written row by row.
+   *
+   * @param name the file's name, for messages
+   */
+  static Rows start(String name) {
+    ByteArrayOutputFile file = new ByteArrayOutputFile(name);
+    try {
+      return new Rows(
+          name,
+          file,
+          new Builder(file)
+              .withCompressionCodec(CompressionCodecName.GZIP)
+              .withWriteMode(ParquetFileWriter.Mode.CREATE)
+              .withRowGroupSize(ROW_GROUP_BYTES)
+              .withPageSize(PAGE_BYTES)
+              .withDictionaryPageSize(PAGE_BYTES)
+              .withDictionaryEncoding(true)
+              .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
+              .withConf(new Configuration(false))
+              .build());
+    } catch (IOException e) {
+      throw cannotEncode(name, e);
+    }
+  }
+
+  /**
+   * A history file being written in memory: each row added is encoded and compressed as it comes,
+   * so that what was read for it can go (a run archiving many instants holds the file, not them).
+   */
+  static final class Rows implements AutoCloseable {
+    private final String name;
+    private final ByteArrayOutputFile file;
+    private final ParquetWriter<LsmRow> writer;
+    private boolean closed;
+
+    private Rows(String name, ByteArrayOutputFile file, ParquetWriter<LsmRow> writer) {
+      this.name = name;
+      this.file = file;
+      this.writer = writer;
+    }
+
+    void add(LsmRow row) {
+      try {
+        writer.write(row);
+      } catch (IOException e) {
+        throw cannotEncode(name, e);
+      }
+    }
+
+    /** The whole file's bytes; nothing can be added after. */
+    byte[] finish() {
+      close();
+      return file.toByteArray();
+    }
+
+    @Override
+    public void close() {
+      if (!closed) {
+        closed = true;
+        try {
+          writer.close();
+        } catch (IOException e) {
+          throw cannotEncode(name, e);
+        }
+      }
+    }
+  }
+
+  // nothing but memory is written to
+  private static UncheckedIOException cannotEncode(String name, IOException e) {
+    return new UncheckedIOException("cannot encode " + name, e);
   }
 
   private static final class Builder extends ParquetWriter.Builder<LsmRow, Builder> {

@@ -75,18 +75,81 @@ public final class LsmHistoryWriter {
     if (rows.isEmpty()) {
       throw new IllegalArgumentException("no rows to write into " + folder);
     }
-    for (int i = 1; i < rows.size(); i++) {
-      if (rows.get(i - 1).requestedTime().compareTo(rows.get(i).requestedTime()) > 0) {
-        throw new IllegalArgumentException(
-            "rows out of order: "
-                + rows.get(i).requestedTime()
-                + " after "
-                + rows.get(i - 1).requestedTime());
-      }
+    try (LayerZero file = layerZero()) {
+      rows.forEach(file::add);
+      return file.write(current);
     }
-    LsmFileName name =
-        new LsmFileName(rows.get(0).requestedTime(), rows.get(rows.size() - 1).requestedTime(), 0);
-    return writeFile(current, name, rows);
+  }
+
+  /** A layer-0 file to be built row by row, then written by {@link LayerZero#write}. */
+  public LayerZero layerZero() {
+    return new LayerZero();
+  }
+
+  /**
+   * A layer-0 file being built in memory, row by row in requested-time order: each row is encoded
+   * and compressed as it is added, so that a run need not hold what it read for all its instants.
+   * Its name, {@code <min>_<max>_0.parquet}, is known once the last row is in.
+   */
+  public final class LayerZero implements AutoCloseable {
+    private final LsmFileWriter.Rows rows = LsmFileWriter.start(folder + " (a layer-0 file)");
+    private String first;
+    private String last;
+
+    private LayerZero() {}
+
+    /**
+     * @throws IllegalArgumentException if {@code row} was requested before the last one added
+     */
+    public void add(LsmRow row) {
+      requireNonNull(row, "row is null");
+      if (last != null && last.compareTo(row.requestedTime()) > 0) {
+        throw new IllegalArgumentException(
+            "rows out of order: " + row.requestedTime() + " after " + last);
+      }
+      rows.add(row);
+      if (first == null) {
+        first = row.requestedTime();
+      }
+      last = row.requestedTime();
+    }
+
+    public boolean isEmpty() {
+      return first == null;
+    }
+
+    /** The file's name as it stands, {@code <first>_<last>_0.parquet}. */
+    public String fileName() {
+      return name().fileName();
+    }
+
+    private LsmFileName name() {
+      if (isEmpty()) {
+        throw new IllegalStateException("no rows to write into " + folder);
+      }
+      return new LsmFileName(first, last, 0);
+    }
+
+    /**
+     * Writes the file as {@code <min>_<max>_0.parquet}, with exclusive create; not yet part of the
+     * history: {@link #commit} makes it so. A file of that name that {@code current} does not list
+     * is a leftover of a crashed run, replaced.
+     *
+     * @param current the current snapshot
+     * @return the file as a manifest lists it
+     * @throws IllegalStateException if no row was added
+     * @throws FileAlreadyExistsException if {@code current} lists a file of that name already:
+     *     these instants are archived, and must not be archived twice
+     */
+    public LsmManifest.Entry write(LsmSnapshot current) throws IOException {
+      requireNonNull(current, "current is null");
+      return writeFile(current, name(), rows.finish());
+    }
+
+    @Override
+    public void close() {
+      rows.close();
+    }
   }
 
   /**
@@ -175,11 +238,15 @@ public final class LsmHistoryWriter {
         break;
       }
       LsmFileName target = LsmCompactionRules.compactedName(sources.get());
-      List<LsmRow> rows = new ArrayList<>();
-      for (LsmManifest.Entry source : sources.get()) {
-        rows.addAll(readRows(snapshot, source));
+      byte[] merged;
+      try (LsmFileWriter.Rows rows =
+          LsmFileWriter.start(folder.resolve(target.fileName()).toString())) {
+        for (LsmManifest.Entry source : sources.get()) {
+          readRows(snapshot, source).forEach(rows::add);
+        }
+        merged = rows.finish();
       }
-      LsmManifest.Entry written = writeFile(snapshot, target, rows);
+      LsmManifest.Entry written = writeFile(snapshot, target, merged);
       snapshot = commit(snapshot, sources.get(), List.of(written));
       merges.add(new LsmCompaction.Merge(sources.get(), written, snapshot.version().getAsInt()));
       LOG.info("merged {} into {} (manifest {})", sources.get(), target, snapshot.version());
@@ -264,7 +331,7 @@ public final class LsmHistoryWriter {
   }
 
   /** Writes a history file the current snapshot does not list yet. */
-  private LsmManifest.Entry writeFile(LsmSnapshot current, LsmFileName name, List<LsmRow> rows)
+  private LsmManifest.Entry writeFile(LsmSnapshot current, LsmFileName name, byte[] bytes)
       throws IOException {
     StorageLocation location = folder.resolve(name.fileName());
     for (LsmManifest.Entry e : current.files()) {
@@ -277,7 +344,6 @@ public final class LsmHistoryWriter {
                 + " lists it already: its instants are archived");
       }
     }
-    byte[] bytes = LsmFileWriter.write(location.toString(), rows);
     createReplacingLeftover(location, bytes);
     return new LsmManifest.Entry(name, bytes.length);
   }

@@ -156,40 +156,45 @@ final class LsmTimelineHistory implements TimelineHistory {
       RunReport report)
       throws IOException {
     List<TimelineFile> files = active.filesOf(plan.files());
-    Map<TimelineFile, byte[]> contents = new LinkedHashMap<>();
-    Barrier barrier = readAll(files, contents, lock, report).orElse(plan.barrier());
-    List<TimelineFile> archived = new ArrayList<>(contents.keySet());
-    List<LsmRow> rows = rows(archived, contents);
-    if (rows.isEmpty()) {
-      return new ArchivedFiles(List.of(), List.of(), barrier, null);
+    if (files.isEmpty()) {
+      return new ArchivedFiles(List.of(), List.of(), plan.barrier(), null);
     }
-    report.enter(Phase.WRITE);
-    String name =
-        new LsmFileName(rows.get(0).requestedTime(), rows.get(rows.size() - 1).requestedTime(), 0)
-            .fileName();
     // read before the journal: a history that cannot be read stops the run with nothing written
     LsmSnapshot before = LsmSnapshot.current(storage, folder());
-    lock.check();
-    new ArchiveJournal(name, 0, settings.owner()).create(storage, folder());
-    LsmManifest.Entry entry = writer.writeLayerZero(before, rows);
-    lock.check();
-    written = Optional.of(writer.commit(before, List.of(), List.of(entry)));
-    report.written(List.of(new ArchiveResult.WrittenFile(name, false, entry.length(), 1)));
+    List<TimelineFile> archived = new ArrayList<>();
+    Barrier barrier;
+    try (LsmHistoryWriter.LayerZero file = writer.layerZero()) {
+      barrier = encode(files, file, archived, lock, report).orElse(plan.barrier());
+      if (file.isEmpty()) {
+        return new ArchivedFiles(List.of(), List.of(), barrier, null);
+      }
+      report.enter(Phase.WRITE);
+      lock.check();
+      String name = file.fileName();
+      new ArchiveJournal(name, 0, settings.owner()).create(storage, folder());
+      LsmManifest.Entry entry = file.write(before);
+      lock.check();
+      written = Optional.of(writer.commit(before, List.of(), List.of(entry)));
+      report.written(List.of(new ArchiveResult.WrittenFile(name, false, entry.length(), 1)));
+    }
     return new ArchivedFiles(
         archived.stream().map(TimelineFile::instant).toList(), archived, barrier, null);
   }
 
   /**
-   * Reads the files into {@code contents}, in order, in parallel. A file that cannot be read stops
-   * the run before its instant (invariant 5): at once with {@code
+   * Reads the files in order, in parallel a bounded window ahead, and adds each instant's row to
+   * {@code file} once all its files are read; what was read then goes. A file that cannot be read
+   * stops the run before its instant (invariant 5): at once with {@code
    * hoodie.fail.on.timeline.archiving} (nothing has been written yet), else what is older is
    * archived and the barrier names the file.
    *
+   * @param archived gets the files of the instants added
    * @return the barrier an unreadable file set, if one did
    */
-  private Optional<Barrier> readAll(
+  private Optional<Barrier> encode(
       List<TimelineFile> files,
-      Map<TimelineFile, byte[]> contents,
+      LsmHistoryWriter.LayerZero file,
+      List<TimelineFile> archived,
       ArchiveLock lock,
       RunReport report)
       throws IOException {
@@ -197,25 +202,33 @@ final class LsmTimelineHistory implements TimelineHistory {
         Executors.newFixedThreadPool(
             Math.max(1, Math.min(settings.readParallelism(), files.size())),
             DaemonThreads.factory("timeline-archive-read"));
+    // Enough reads ahead to keep every reader busy, few enough to bound memory.
+    int window = settings.readParallelism() * 4;
     try {
       List<Future<byte[]>> futures = new ArrayList<>(files.size());
-      for (TimelineFile f : files) {
-        futures.add(
-            pool.submit(
-                () -> f.file().length() == 0 ? new byte[0] : storage.read(f.file().location())));
-      }
+      Map<Hudi1Instant, byte[]> states = new LinkedHashMap<>();
+      List<TimelineFile> stateFiles = new ArrayList<>();
       for (int i = 0; i < files.size(); i++) {
+        while (futures.size() < files.size() && futures.size() < i + window) {
+          TimelineFile next = files.get(futures.size());
+          futures.add(
+              pool.submit(
+                  () ->
+                      next.file().length() == 0
+                          ? new byte[0]
+                          : storage.read(next.file().location())));
+        }
         TimelineFile f = files.get(i);
         lock.checkIfDue();
+        byte[] bytes;
         try {
-          contents.put(f, futures.get(i).get());
+          bytes = futures.get(i).get();
+          futures.set(i, null);
         } catch (ExecutionException e) {
           IOException cause = InstantConversionException.ofRead(f, e.getCause());
           if (settings.failOnArchivingError()) {
             throw cause;
           }
-          InstantKey cut = f.instant().key();
-          contents.keySet().removeIf(done -> done.instant().key().equals(cut));
           report.warn(cause.getMessage() + "; selection stopped before this instant");
           return Optional.of(
               new Barrier(
@@ -227,23 +240,30 @@ final class LsmTimelineHistory implements TimelineHistory {
           Thread.currentThread().interrupt();
           throw new InterruptedIOException("interrupted while reading instant files");
         }
+        if (!stateFiles.isEmpty() && !stateFiles.get(0).instant().key().equals(f.instant().key())) {
+          addRow(states, stateFiles, file, archived);
+        }
+        states.put(listed.get(f.file().location()).instant(), bytes);
+        stateFiles.add(f);
         report.progress(Phase.READ, i + 1, files.size());
       }
+      addRow(states, stateFiles, file, archived);
       return Optional.empty();
     } finally {
       pool.shutdownNow();
     }
   }
 
-  /** One row per instant, from the files of its states (consecutive in timeline order). */
-  private List<LsmRow> rows(List<TimelineFile> files, Map<TimelineFile, byte[]> contents) {
-    Map<InstantKey, Map<Hudi1Instant, byte[]>> byInstant = new LinkedHashMap<>();
-    for (TimelineFile f : files) {
-      byInstant
-          .computeIfAbsent(f.instant().key(), k -> new LinkedHashMap<>())
-          .put(listed.get(f.file().location()).instant(), contents.get(f));
-    }
-    return byInstant.values().stream().map(ArchivedActionRow::of).toList();
+  /** Adds the row of one instant, made from its state files, and forgets what was read. */
+  private static void addRow(
+      Map<Hudi1Instant, byte[]> states,
+      List<TimelineFile> stateFiles,
+      LsmHistoryWriter.LayerZero file,
+      List<TimelineFile> archived) {
+    file.add(ArchivedActionRow.of(states));
+    archived.addAll(stateFiles);
+    states.clear();
+    stateFiles.clear();
   }
 
   /** After a run that archived: compacts the layers and cleans, as Hudi does after its writes. */
