@@ -369,8 +369,7 @@ class TestSameSelectionAsHudi1 {
     try (MetaStorage storage = MetaStorages.open(base(original), Map.of())) {
       HoodieTable table = HoodieTable.inspect(storage, base(original));
       for (TimelineFile file :
-          Hudi1Selection.selectedFiles(
-              plan, Hudi1ActiveTimeline.load(storage, table).asActiveTimeline())) {
+          Hudi1ActiveTimeline.load(storage, table).asActiveTimeline().filesOf(plan.files())) {
         weTake.add(file.file().name());
       }
     }
@@ -464,8 +463,7 @@ class TestSameSelectionAsHudi1 {
     try (MetaStorage storage = MetaStorages.open(base(state), Map.of())) {
       HoodieTable table = HoodieTable.inspect(storage, base(state.resolve(metadata)));
       for (TimelineFile file :
-          Hudi1Selection.selectedFiles(
-              plan, Hudi1ActiveTimeline.load(storage, table).asActiveTimeline())) {
+          Hudi1ActiveTimeline.load(storage, table).asActiveTimeline().filesOf(plan.files())) {
         weTake.add(file.file().name());
       }
     }

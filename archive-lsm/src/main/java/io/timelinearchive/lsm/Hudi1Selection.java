@@ -10,15 +10,9 @@ import io.timelinearchive.select.TableFacts;
 import io.timelinearchive.storage.MetaStorage;
 import io.timelinearchive.timeline.ActiveTimeline;
 import io.timelinearchive.timeline.HoodieTable;
-import io.timelinearchive.timeline.TimelineFile;
 import io.timelinearchive.timeline.TimelineFormat;
-import io.timelinearchive.timeline.TimelineInstant;
 import java.io.IOException;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Which instants one archival run of a Hudi 1.x table takes, by Hudi 1.0.1's rules ({@code
@@ -37,7 +31,7 @@ public final class Hudi1Selection {
    * @param rules how a metadata table's settings derive from its data table's
    * @param now the time {@code archive.retain.min-age} counts back from
    * @return the plan; its {@link ArchivalPlan#files()} are every state file of the selected
-   *     instants, whose real names and locations {@link #selectedFiles} gives
+   *     instants, whose real names and locations {@link ActiveTimeline#filesOf} gives
    * @throws IOException if the storage fails
    */
   public static ArchivalPlan plan(
@@ -61,27 +55,5 @@ public final class Hudi1Selection {
         rules.policyOf(table.isMetadataTable(), policy),
         now,
         TimelineFormat.HUDI_1_LSM);
-  }
-
-  /**
-   * The files of {@code active} that {@code plan} selected, in the plan's order, each with its real
-   * 1.x name and location.
-   *
-   * @throws IllegalArgumentException if the plan names a state {@code active} does not hold
-   */
-  public static List<TimelineFile> selectedFiles(ArchivalPlan plan, ActiveTimeline active) {
-    Map<TimelineInstant, TimelineFile> byInstant = new HashMap<>();
-    for (TimelineFile file : active.files()) {
-      byInstant.putIfAbsent(file.instant(), file);
-    }
-    List<TimelineFile> selected = new ArrayList<>(plan.files().size());
-    for (TimelineInstant instant : plan.files()) {
-      TimelineFile file = byInstant.get(instant);
-      if (file == null) {
-        throw new IllegalArgumentException("the plan's " + instant + " is not in " + active);
-      }
-      selected.add(file);
-    }
-    return selected;
   }
 }

@@ -244,7 +244,7 @@ class TestHudi1Selection {
               policy(),
               MetadataTableRules.fromConfig(Map.of()),
               Instant.now());
-      assertThat(Hudi1Selection.selectedFiles(plan, active.asActiveTimeline()))
+      assertThat(active.asActiveTimeline().filesOf(plan.files()))
           .extracting(f -> f.file().name())
           .containsExactly(
               "101.commit.requested",
@@ -257,7 +257,7 @@ class TestHudi1Selection {
               "103.inflight",
               "103_104.commit");
       assertThat(plan.barrier(Scope.CLEAN).kind()).isEqualTo(Kind.NEWEST_COMMIT);
-      assertThat(Hudi1Selection.selectedFiles(plan, active.asActiveTimeline()))
+      assertThat(active.asActiveTimeline().filesOf(plan.files()))
           .extracting(TimelineFile::file)
           .allMatch(f -> f.location().toString().contains("/.hoodie/timeline/"));
     }
