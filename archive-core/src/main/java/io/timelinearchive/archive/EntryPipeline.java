@@ -19,11 +19,8 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * Reads the selected instant files (in parallel, a bounded window ahead), converts them to archive
@@ -56,30 +53,30 @@ final class EntryPipeline {
         Executors.newFixedThreadPool(
             Math.max(1, Math.min(settings.readParallelism(), files.size())),
             DaemonThreads.factory("timeline-archive-read"));
-    // Enough reads ahead to keep every reader busy, few enough to bound memory.
-    int window = settings.readParallelism() * 4;
     List<TimelineInstant> instants = new ArrayList<>();
     List<TimelineFile> archived = new ArrayList<>();
     Barrier barrier = plan.barrier();
     IOException failure = null;
     // The readers' threads also encode the blocks, so that the run's thread only orders and writes.
     try (ArchiveWriter writer = new ArchiveWriter(storage, folder, settings, lock, pool)) {
-      List<Future<ArchiveEntry>> futures = new ArrayList<>();
+      OrderedReads<ArchiveEntry> reads =
+          new OrderedReads<>(
+              pool,
+              settings.readParallelism(),
+              storage,
+              files,
+              (file, content) -> convert(converter, file, content));
       InstantKey last = null;
       for (int i = 0; i < files.size(); i++) {
-        while (futures.size() < files.size() && futures.size() < i + window) {
-          TimelineFile next = files.get(futures.size());
-          futures.add(pool.submit(() -> convert(converter, next)));
-        }
         TimelineFile f = files.get(i);
         // A long read must renew the lease, or the run outlives it and gives up at the end.
         lock.checkIfDue();
         ArchiveEntry entry;
         try {
-          entry = futures.get(i).get();
-          futures.set(i, null);
-        } catch (ExecutionException e) {
-          IOException cause = InstantConversionException.ofRead(f, e.getCause());
+          entry = reads.take(i);
+        } catch (InterruptedIOException e) {
+          throw e;
+        } catch (IOException cause) {
           if (settings.failOnArchivingError() && !writer.hasWritten()) {
             throw cause;
           }
@@ -92,16 +89,8 @@ final class EntryPipeline {
           } else {
             report.warn(cause.getMessage() + "; selection stopped before this instant");
           }
-          barrier =
-              new Barrier(
-                  Barrier.Scope.COMMITS,
-                  Barrier.Kind.UNREADABLE_FILE,
-                  Optional.of(f.instant().time()),
-                  "unreadable instant file " + f.file().location());
+          barrier = Barrier.unreadableFile(f);
           break;
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new InterruptedIOException("interrupted while reading instant files");
         }
         // Only between instants: an instant's files are written together or not at all.
         if (!f.instant().key().equals(last)) {
@@ -134,9 +123,8 @@ final class EntryPipeline {
     report.enter(Phase.READ);
   }
 
-  private ArchiveEntry convert(ArchiveEntryConverter converter, TimelineFile f) throws IOException {
-    // The listing gave the length: an empty file needs no request at all.
-    byte[] content = f.file().length() == 0 ? new byte[0] : storage.read(f.file().location());
+  private static ArchiveEntry convert(
+      ArchiveEntryConverter converter, TimelineFile f, byte[] content) throws IOException {
     try {
       return converter.convert(f.instant(), f.file().lastModified(), content);
     } catch (InstantConversionException e) {

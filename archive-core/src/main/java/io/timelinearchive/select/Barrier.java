@@ -2,6 +2,7 @@ package io.timelinearchive.select;
 
 import static java.util.Objects.requireNonNull;
 
+import io.timelinearchive.timeline.TimelineFile;
 import java.util.Optional;
 
 /**
@@ -69,6 +70,15 @@ public record Barrier(Scope scope, Kind kind, Optional<String> instantTime, Stri
     requireNonNull(kind, "kind is null");
     requireNonNull(instantTime, "instantTime is null");
     requireNonNull(message, "message is null");
+  }
+
+  /** What stops a run before the instant of {@code file}, which could not be read. */
+  public static Barrier unreadableFile(TimelineFile file) {
+    return new Barrier(
+        Scope.COMMITS,
+        Kind.UNREADABLE_FILE,
+        Optional.of(file.instant().time()),
+        "unreadable instant file " + file.file().location());
   }
 
   @Override

@@ -6,13 +6,13 @@ import io.timelinearchive.archive.ArchiveJournal;
 import io.timelinearchive.archive.ArchiveResult;
 import io.timelinearchive.archive.ArchivedFiles;
 import io.timelinearchive.archive.ArchiverSettings;
+import io.timelinearchive.archive.OrderedReads;
 import io.timelinearchive.archive.Phase;
 import io.timelinearchive.archive.RunReport;
 import io.timelinearchive.archive.TimelineHistory;
 import io.timelinearchive.archive.TimelineHistoryProvider;
 import io.timelinearchive.archive.folder.ArchiveFolder;
 import io.timelinearchive.archive.folder.ArchiveLock;
-import io.timelinearchive.format.InstantConversionException;
 import io.timelinearchive.select.ArchivalPlan;
 import io.timelinearchive.select.Barrier;
 import io.timelinearchive.select.TableFacts;
@@ -36,10 +36,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.stream.Stream;
 
 /**
@@ -202,43 +200,26 @@ final class LsmTimelineHistory implements TimelineHistory {
         Executors.newFixedThreadPool(
             Math.max(1, Math.min(settings.readParallelism(), files.size())),
             DaemonThreads.factory("timeline-archive-read"));
-    // Enough reads ahead to keep every reader busy, few enough to bound memory.
-    int window = settings.readParallelism() * 4;
     try {
-      List<Future<byte[]>> futures = new ArrayList<>(files.size());
+      OrderedReads<byte[]> reads =
+          new OrderedReads<>(
+              pool, settings.readParallelism(), storage, files, (read, content) -> content);
       Map<Hudi1Instant, byte[]> states = new LinkedHashMap<>();
       List<TimelineFile> stateFiles = new ArrayList<>();
       for (int i = 0; i < files.size(); i++) {
-        while (futures.size() < files.size() && futures.size() < i + window) {
-          TimelineFile next = files.get(futures.size());
-          futures.add(
-              pool.submit(
-                  () ->
-                      next.file().length() == 0
-                          ? new byte[0]
-                          : storage.read(next.file().location())));
-        }
         TimelineFile f = files.get(i);
         lock.checkIfDue();
         byte[] bytes;
         try {
-          bytes = futures.get(i).get();
-          futures.set(i, null);
-        } catch (ExecutionException e) {
-          IOException cause = InstantConversionException.ofRead(f, e.getCause());
+          bytes = reads.take(i);
+        } catch (InterruptedIOException e) {
+          throw e;
+        } catch (IOException cause) {
           if (settings.failOnArchivingError()) {
             throw cause;
           }
           report.warn(cause.getMessage() + "; selection stopped before this instant");
-          return Optional.of(
-              new Barrier(
-                  Barrier.Scope.COMMITS,
-                  Barrier.Kind.UNREADABLE_FILE,
-                  Optional.of(f.instant().time()),
-                  "unreadable instant file " + f.file().location()));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new InterruptedIOException("interrupted while reading instant files");
+          return Optional.of(Barrier.unreadableFile(f));
         }
         if (!stateFiles.isEmpty() && !stateFiles.get(0).instant().key().equals(f.instant().key())) {
           addRow(states, stateFiles, file, archived);
