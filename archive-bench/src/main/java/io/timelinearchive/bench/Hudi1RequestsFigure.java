@@ -26,14 +26,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * P2-1x: the requests one archival run of ours sends to S3Proxy, Azurite and fake-gcs-server for a
- * table Apache Hudi 1.0.1 wrote (table version 8, lengthened), counted on the wire as {@link
- * RequestsFigure} counts them, against the floor of a 1.x run: a GET of each non-empty archived
+ * P2-1x: the requests one archival run of ours (the CLI jar in a JVM of its own) sends to S3Proxy,
+ * Azurite and fake-gcs-server for a table Apache Hudi 1.0.1 wrote (table version 8, lengthened), as
+ * its backend counted them, against the floor of a 1.x run: a GET of each non-empty archived
  * instant file, the pending files' deletes in batches, one delete per completed file (oldest
  * first), one listing of the timeline folder (its delimiter listing shows whether there is a
- * history yet) and three writes: the history file, its manifest and {@code _version_}. Until our
- * archiver takes 1.x tables the rows say it is not available, and why; the floor is then that of
- * the files Hudi 1.0.1's own archiver archives from a local copy of the table.
+ * history yet) and three writes: the history file, its manifest and {@code _version_}. Should our
+ * run fail, the row says it is not available, and why; the floor is then that of the files Hudi
+ * 1.0.1's own archiver archives from a local copy of the table.
  */
 final class Hudi1RequestsFigure {
   private static final Logger LOG = LoggerFactory.getLogger(Hudi1RequestsFigure.class);
@@ -58,7 +58,7 @@ final class Hudi1RequestsFigure {
   private final Path cliJar;
 
   Hudi1RequestsFigure(Path work, Hudi1WrittenTables tables, Hudi1Side hudi1, Path cliJar) {
-    this.cliJar = cliJar;
+    this.cliJar = HudiWrittenFigure.requireCliJar(cliJar);
     this.work = work;
     this.tables = tables;
     this.hudi1 = hudi1;

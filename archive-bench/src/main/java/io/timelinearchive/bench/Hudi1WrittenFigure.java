@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
  * identical copies, side by side in one run, each repetition in a different order. Ours is the CLI
  * jar's {@code archive} with P1's settings, Hudi's is 1.0.1's {@code TimelineArchiverV2} in a JVM
  * of its own on Hudi 1.0.1's class path ({@link Hudi1Side}) with the same settings, the floor
- * {@link Hudi1FloorChild}. Until our CLI archives 1.x tables it refuses them (exit 3); then every
- * row says so, with the exit code and the CLI's message, instead of a number.
+ * {@link Hudi1FloorChild}. Should our CLI fail on the table, every row says so, with the exit code
+ * and the CLI's message, instead of a number.
  */
 final class Hudi1WrittenFigure {
   private static final Logger LOG = LoggerFactory.getLogger(Hudi1WrittenFigure.class);
@@ -55,16 +55,8 @@ final class Hudi1WrittenFigure {
 
   Hudi1WrittenFigure(Path work, Path cliJar, Hudi1Side hudi1) {
     this.work = work;
-    this.cliJar = cliJar;
+    this.cliJar = HudiWrittenFigure.requireCliJar(cliJar);
     this.hudi1 = hudi1;
-    if (!Files.isRegularFile(cliJar)
-        || !Files.isExecutable(cliJar.resolveSibling("timeline-archive"))) {
-      throw new IllegalStateException(
-          "no CLI jar with its launcher (timeline-archive) at "
-              + cliJar
-              + ": build it with ./mvnw -B -q package -pl archive-bench,archive-cli -am"
-              + " -DskipTests, or name it with -Dbench.cli-jar=PATH");
-    }
   }
 
   Measured measure(Hudi1WrittenTables.Table table, int repetitions) throws Exception {

@@ -45,7 +45,15 @@ final class HudiWrittenFigure {
 
   HudiWrittenFigure(Path work, Path cliJar) {
     this.work = work;
-    this.cliJar = cliJar;
+    this.cliJar = requireCliJar(cliJar);
+  }
+
+  /**
+   * {@code cliJar}, which must be there with its launcher beside it.
+   *
+   * @throws IllegalStateException saying how to build it, if it is not
+   */
+  static Path requireCliJar(Path cliJar) {
     if (!Files.isRegularFile(cliJar)
         || !Files.isExecutable(cliJar.resolveSibling("timeline-archive"))) {
       throw new IllegalStateException(
@@ -54,6 +62,7 @@ final class HudiWrittenFigure {
               + ": build it with ./mvnw -B -q package -pl archive-bench,archive-cli -am"
               + " -DskipTests, or name it with -Dbench.cli-jar=PATH");
     }
+    return cliJar;
   }
 
   /** archive-cli/target/timeline-archive.jar of the same checkout, or -Dbench.cli-jar. */
