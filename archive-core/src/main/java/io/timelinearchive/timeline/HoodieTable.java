@@ -112,9 +112,10 @@ public record HoodieTable(StorageLocation base, Map<String, String> properties) 
     int layoutVersion = version(file, TIMELINE_LAYOUT_VERSION);
     if (TimelineFormat.of(tableVersion, layoutVersion) == TimelineFormat.HUDI_1_LSM) {
       // Hudi 1.x keeps every instant in the timeline folder: instants in .hoodie/ itself and none
-      // there mean properties edited to claim a version the files are not in.
-      if (!storage.list(timelineFolder()).hasNext()
-          && !ActiveTimeline.load(storage, metaFolder()).files().isEmpty()) {
+      // there mean properties edited to claim a version the files are not in. .hoodie/ is listed
+      // first: on a 1.x table a few entries, where the timeline folder can hold thousands.
+      if (!ActiveTimeline.load(storage, metaFolder()).files().isEmpty()
+          && !storage.list(timelineFolder()).hasNext()) {
         throw unsupported(
             versions()
                 + " (Hudi 1.x), but its instants are in "
